@@ -1,0 +1,226 @@
+package issuefields
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+)
+
+// ErrBadCredentials is what a TokenVerifier returns for a token it does not
+// know or that has expired. It becomes 401 Bad credentials.
+var ErrBadCredentials = errors.New("issuefields: bad credentials")
+
+// TokenKind is the kind of access token a Principal authenticated with.
+type TokenKind string
+
+// The kinds of access token. The API accepts the first three; a request made
+// with a token of another kind is refused with 403.
+const (
+	AppUserToken                   TokenKind = "app_user"
+	AppInstallationToken           TokenKind = "app_installation"
+	FineGrainedPersonalAccessToken TokenKind = "fine_grained_pat"
+	ClassicPersonalAccessToken     TokenKind = "classic_pat"
+	OAuthAppToken                  TokenKind = "oauth_app"
+)
+
+// Accepted reports whether the API accepts tokens of kind k.
+func (k TokenKind) Accepted() bool {
+	switch k {
+	case AppUserToken, AppInstallationToken, FineGrainedPersonalAccessToken:
+		return true
+	}
+	return false
+}
+
+// actor names the kind of caller in "Resource not accessible by …" messages,
+// as the API this package serves words them.
+func (k TokenKind) actor() string {
+	if k == AppUserToken || k == AppInstallationToken {
+		return "integration"
+	}
+	return "personal access token"
+}
+
+// Permission is an access level of a token's repository permission.
+type Permission string
+
+// The access levels. The zero Permission means PermissionNone.
+const (
+	PermissionNone  Permission = "none"
+	PermissionRead  Permission = "read"
+	PermissionWrite Permission = "write"
+)
+
+// allows reports whether p grants at least level. An unknown Permission
+// grants nothing.
+func (p Permission) allows(level Permission) bool {
+	switch p {
+	case PermissionWrite:
+		return true
+	case PermissionRead:
+		return level == PermissionRead
+	}
+	return false
+}
+
+// RepositoryPermissions is what a token may do in one repository. The zero
+// value grants nothing.
+type RepositoryPermissions struct {
+	// Visible reports whether the token may see the repository at all. A
+	// private repository that a token may not see answers 404, exactly as a
+	// repository that does not exist. Every token sees public repositories,
+	// whatever Visible says.
+	Visible bool
+	// Issues is the token's "Issues" repository permission.
+	Issues Permission
+	// PullRequests is the token's "Pull requests" repository permission.
+	PullRequests Permission
+	// Push reports whether the token's user (or app) has push access to the
+	// repository, which every write needs in addition to a permission.
+	Push bool
+}
+
+// Principal is the caller a token stands for.
+type Principal struct {
+	// Kind is the kind of token the caller presented.
+	Kind TokenKind
+	// Login is the caller's login. The handler logs it and puts it in
+	// notifications; it never decides access by it.
+	Login string
+	// Permissions reports what the token may do in repo. It is called at most
+	// once per request, with the request's context, from many goroutines at
+	// once. A nil Permissions grants nothing: the principal may list the
+	// values of public repositories' issues and do nothing else. An error
+	// that wraps ErrUnavailable becomes 503; any other error becomes 500.
+	Permissions func(ctx context.Context, repo Repository) (RepositoryPermissions, error)
+}
+
+// permissionsFor returns p's permissions in repo.
+func (p *Principal) permissionsFor(ctx context.Context, repo Repository) (RepositoryPermissions, error) {
+	if p.Permissions == nil {
+		return RepositoryPermissions{}, nil
+	}
+	return p.Permissions(ctx, repo)
+}
+
+// A TokenVerifier turns the token of a request's Authorization header into the
+// Principal it stands for.
+//
+// The handler calls VerifyToken once for every request that carries an
+// Authorization header, from many goroutines at once, with the request's
+// context, before it looks at the request's body. token is the credential
+// without its scheme (Bearer or token) and never empty. VerifyToken returns
+// ErrBadCredentials (wrapped or not) for a token it does not know or that has
+// expired, which becomes 401 Bad credentials; an error that wraps
+// ErrUnavailable, which becomes 503; or any other error, which becomes 500 and
+// is logged. It must not return a nil Principal without an error.
+//
+// The handler never logs a token or shows it to a client.
+type TokenVerifier interface {
+	VerifyToken(ctx context.Context, token string) (*Principal, error)
+}
+
+// TokenVerifierFunc adapts an ordinary function to the TokenVerifier
+// interface, as http.HandlerFunc does for http.Handler.
+type TokenVerifierFunc func(ctx context.Context, token string) (*Principal, error)
+
+// VerifyToken calls f(ctx, token).
+func (f TokenVerifierFunc) VerifyToken(ctx context.Context, token string) (*Principal, error) {
+	return f(ctx, token)
+}
+
+type principalKey struct{}
+
+// PrincipalFromContext returns the Principal of the request that ctx belongs
+// to, if the request was authenticated. The handler puts it in the context
+// that it passes to the Store and the Notifier, so that a host can record who
+// wrote what.
+func PrincipalFromContext(ctx context.Context) (*Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(*Principal)
+	return p, ok
+}
+
+// errMalformedAuthorization is the cause logged for an Authorization header
+// that is not a single "Bearer <token>" or "token <token>".
+var errMalformedAuthorization = errors.New("malformed Authorization header")
+
+// bearerToken returns the token of r's Authorization header. present is false
+// when r has no Authorization header. A header that is present but is not
+// exactly one "Bearer <token>" or "token <token>" (scheme case-insensitive,
+// token without spaces) gives an error that wraps ErrBadCredentials.
+func bearerToken(r *http.Request) (token string, present bool, err error) {
+	values := r.Header.Values("Authorization")
+	if len(values) == 0 {
+		return "", false, nil
+	}
+	if len(values) > 1 {
+		return "", true, errors.Join(ErrBadCredentials, errMalformedAuthorization)
+	}
+	scheme, rest, _ := strings.Cut(strings.TrimSpace(values[0]), " ")
+	token = strings.TrimSpace(rest)
+	if !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") ||
+		token == "" || strings.ContainsAny(token, " \t") {
+		return "", true, errors.Join(ErrBadCredentials, errMalformedAuthorization)
+	}
+	return token, true, nil
+}
+
+// authenticate verifies the credentials of r, if it carries any. It returns a
+// nil Principal for an anonymous request. It refuses bad credentials (401) and
+// tokens of a kind the API does not accept (403) whatever the repository, so
+// that these answers say nothing about which repositories exist.
+func authenticate(r *http.Request, verifier TokenVerifier) (*Principal, error) {
+	token, present, err := bearerToken(r)
+	if !present || err != nil {
+		return nil, err
+	}
+	p, err := verifier.VerifyToken(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, errors.New("issuefields: TokenVerifier returned no Principal and no error")
+	}
+	if !p.Kind.Accepted() {
+		return nil, errTokenKindNotAccepted
+	}
+	return p, nil
+}
+
+// authorize decides whether principal (nil for an anonymous caller) may perform
+// op on repo. It is the one place that decides access; it runs before the
+// request's body is read and before the issue is looked up, so a caller who
+// may not proceed learns nothing about the issue or the organization's fields.
+// It returns nil to go on, or an error that becomes 401, 403 or 404.
+func authorize(ctx context.Context, op *route, repo Repository, principal *Principal) error {
+	if principal == nil {
+		switch {
+		case repo.Private:
+			return ErrNotFound
+		case op.write:
+			return errRequiresAuthentication
+		}
+		return nil
+	}
+	perms, err := principal.permissionsFor(ctx, repo)
+	if err != nil {
+		return err
+	}
+	if repo.Private && !perms.Visible {
+		return ErrNotFound
+	}
+	if !op.write {
+		if repo.Private && !perms.Issues.allows(PermissionRead) {
+			return notAccessibleBy(principal.Kind)
+		}
+		return nil
+	}
+	if !perms.Issues.allows(PermissionWrite) && !perms.PullRequests.allows(PermissionWrite) {
+		return notAccessibleBy(principal.Kind)
+	}
+	if !perms.Push {
+		return errNoPushAccess
+	}
+	return nil
+}

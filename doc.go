@@ -1,0 +1,48 @@
+// Package issuefields serves the Issue Field Values REST API: list, add,
+// replace and delete the values of organization-level custom fields (text,
+// single_select, number, date, multi_select) on the issues of a repository,
+// under a token permission model.
+//
+// # Mounting
+//
+// New returns one http.Handler for the four operations:
+//
+//	GET    /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values
+//	POST   /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values
+//	PUT    /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values
+//	DELETE /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values/{issue_field_id}
+//
+// It takes a Store, which keeps the data, and a TokenVerifier, which turns
+// bearer tokens into principals. A host application mounts it under any path:
+//
+//	mux.Handle("/api/", http.StripPrefix("/api", h))
+//
+// Every URL the handler writes (Link, Location, the url of a redirect's body)
+// keeps the prefix the host stripped, and is absolute, built from the
+// request's Host and whether it came over TLS.
+//
+// # Errors and their statuses
+//
+// A Store, a TokenVerifier or a Principal's Permissions function reports what
+// happened with sentinel errors, wrapped or not, that the handler turns into
+// statuses:
+//
+//	ErrBadCredentials   401 Bad credentials
+//	ErrNotFound         404 Not Found
+//	ErrIssueDeleted     410 Gone for a list, 404 for a write
+//	ErrVersionConflict  retried; 503 when it keeps happening
+//	ErrUnavailable      503 with Retry-After
+//	any other error     500, with the cause logged and never shown
+//
+// Every error body is JSON: {"message", "documentation_url", "status"}, with
+// "errors" (a list of FieldError) for 422 and "code" for 503.
+//
+// # Security
+//
+// There is no anonymous write: a Handler cannot be built without a
+// TokenVerifier, and every write needs a principal with write permission and
+// push access. Access is decided by one function before the request body is
+// read or the issue is looked up, so a caller without access learns nothing
+// about issues or fields; a private repository the caller may not see is
+// answered exactly as one that does not exist. Tokens are never logged.
+package issuefields

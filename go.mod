@@ -1,0 +1,3 @@
+module github.com/issuefields/issuefields
+
+go 1.24

@@ -1,0 +1,296 @@
+package issuefields
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// Config configures a Handler. Store and Verifier are required; every other
+// field has a default, given in its comment, that its zero value selects.
+type Config struct {
+	// Store keeps fields, repositories, issues and values. Required.
+	Store Store
+
+	// Verifier turns bearer tokens into principals. Required: there is no
+	// default, so that no configuration lets an anonymous caller write.
+	Verifier TokenVerifier
+
+	// Vendor is the word in the names of the API's headers:
+	// X-<Vendor>-Api-Version, X-<Vendor>-Api-Version-Selected,
+	// X-Accepted-<Vendor>-Permissions and X-<Vendor>-Request-Id. The zero
+	// value means "Service"; "GitHub" gives GitHub's header names. It must
+	// be letters and digits.
+	Vendor string
+
+	// DocumentationURL is the address that error bodies point to in their
+	// documentation_url member, with an anchor per operation. The zero value
+	// means DefaultDocumentationURL.
+	DocumentationURL string
+
+	// MaxBodyBytes is the largest request body the handler reads; a larger
+	// one is refused with 413. The zero value means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+
+	// Logger receives one line per request (request id, method, route,
+	// status, duration, caller's login) and the causes of 500 and 503
+	// answers. Tokens are never logged. The zero value means slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultDocumentationURL is the documentation address of error bodies when
+// Config.DocumentationURL is empty: the public documentation of the API this
+// package serves.
+const DefaultDocumentationURL = "https://docs.github.com/rest/issues/issue-field-values"
+
+// Supported values of the X-<Vendor>-Api-Version request header. A request
+// without the header is served as DefaultAPIVersion.
+const (
+	DefaultAPIVersion = "2026-03-10"
+	LegacyAPIVersion  = "2022-11-28"
+)
+
+// Handler serves the Issue Field Values API. It is an http.Handler, safe for
+// concurrent use, created with New.
+type Handler struct {
+	store        Store
+	verifier     TokenVerifier
+	docURL       string
+	maxBodyBytes int64
+	log          *slog.Logger
+	header       headerNames
+	ids          *requestIDs
+	mux          *http.ServeMux
+}
+
+// headerNames are the vendor-specific header names.
+type headerNames struct {
+	version, versionSelected, permissions, requestID string
+}
+
+var vendorPattern = regexp.MustCompile(`^[A-Za-z0-9]+$`)
+
+// New returns a Handler for cfg, or an error that names what is missing or
+// wrong in cfg.
+func New(cfg Config) (*Handler, error) {
+	var errs []error
+	if cfg.Store == nil {
+		errs = append(errs, errors.New("Config.Store is nil: the handler needs a Store to keep values (memstore.New() gives an in-memory one)"))
+	}
+	if cfg.Verifier == nil {
+		errs = append(errs, errors.New("Config.Verifier is nil: the handler needs a TokenVerifier to authenticate callers"))
+	}
+	if cfg.Vendor == "" {
+		cfg.Vendor = "Service"
+	}
+	if !vendorPattern.MatchString(cfg.Vendor) {
+		errs = append(errs, fmt.Errorf("Config.Vendor %q is not letters and digits", cfg.Vendor))
+	}
+	if cfg.MaxBodyBytes < 0 {
+		errs = append(errs, fmt.Errorf("Config.MaxBodyBytes is negative (%d)", cfg.MaxBodyBytes))
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("issuefields.New: %w", errors.Join(errs...))
+	}
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.DocumentationURL == "" {
+		cfg.DocumentationURL = DefaultDocumentationURL
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	h := &Handler{
+		store:        cfg.Store,
+		verifier:     cfg.Verifier,
+		docURL:       cfg.DocumentationURL,
+		maxBodyBytes: cfg.MaxBodyBytes,
+		log:          cfg.Logger,
+		header: headerNames{
+			version:         "X-" + cfg.Vendor + "-Api-Version",
+			versionSelected: "X-" + cfg.Vendor + "-Api-Version-Selected",
+			permissions:     "X-Accepted-" + cfg.Vendor + "-Permissions",
+			requestID:       "X-" + cfg.Vendor + "-Request-Id",
+		},
+		ids: newRequestIDs(),
+		mux: http.NewServeMux(),
+	}
+	h.registerRoutes()
+	return h, nil
+}
+
+// ServeHTTP serves one request of the API.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := h.startRequest(w)
+	defer h.logRequest(rec, r)
+	version := r.Header.Get(h.header.version)
+	switch version {
+	case "":
+		version = DefaultAPIVersion
+	case DefaultAPIVersion, LegacyAPIVersion:
+	default:
+		h.writeError(rec, r, nil, &httpError{status: http.StatusBadRequest,
+			message: fmt.Sprintf("%s %q is not supported. Supported versions are %s (the default) and %s.",
+				h.header.version, version, DefaultAPIVersion, LegacyAPIVersion)})
+		return
+	}
+	rec.Header().Set(h.header.versionSelected, version)
+	h.mux.ServeHTTP(rec, r)
+}
+
+// call is one request to one route, as it is being served.
+type call struct {
+	w         *recorder
+	r         *http.Request
+	route     *route
+	principal *Principal
+	issue     Issue
+	// fieldID is the issue_field_id of a delete.
+	fieldID int64
+}
+
+func (c *call) ctx() context.Context { return c.r.Context() }
+
+// serveRoute serves a request that matched rt.
+func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
+	rec := w.(*recorder)
+	rec.Header().Set(h.header.permissions, rt.permissions)
+	c := &call{w: rec, r: r, route: rt}
+	err := h.resolve(c)
+	if err == nil {
+		err = rt.serve(h, c)
+	}
+	if err != nil {
+		h.writeError(rec, c.r, rt, err)
+	}
+}
+
+// resolve authenticates and authorizes the caller and finds the issue of c's
+// path, answering a moved repository or a transferred issue with a redirect.
+// Authorization is decided before the issue is looked up and before the body
+// is read.
+func (h *Handler) resolve(c *call) error {
+	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
+	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
+	if !ok || strings.HasSuffix(strings.ToLower(name), ".git") {
+		return errNotFound
+	}
+	if c.route.hasFieldID {
+		if c.fieldID, ok = parsePositiveInt(c.r.PathValue("issue_field_id")); !ok {
+			return errNotFound
+		}
+	}
+	principal, err := authenticate(c.r, h.verifier)
+	if err != nil {
+		return err
+	}
+	if principal != nil {
+		c.principal = principal
+		c.w.login = principal.Login
+		c.r = c.r.WithContext(context.WithValue(c.r.Context(), principalKey{}, principal))
+	}
+	repo, err := h.store.Repository(c.ctx(), owner, name)
+	if err != nil {
+		return err
+	}
+	if err := authorize(c.ctx(), c.route, repo, principal); err != nil {
+		return err
+	}
+	if !strings.EqualFold(repo.Owner, owner) || !strings.EqualFold(repo.Name, name) {
+		return c.redirect(repo, number)
+	}
+	issue, err := h.store.Issue(c.ctx(), repo, number)
+	if errors.Is(err, ErrIssueDeleted) && c.route.write {
+		return errNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if issue.Repository.ID != repo.ID {
+		// The issue moved to another repository: only a caller who may see
+		// that repository learns where.
+		if err := authorize(c.ctx(), c.route, issue.Repository, principal); err != nil {
+			if he := asHTTPError(err); he.status == http.StatusNotFound || he.status >= 500 {
+				return err
+			}
+		}
+	}
+	if issue.Repository.ID != repo.ID || issue.Number != number {
+		return c.redirect(issue.Repository, issue.Number)
+	}
+	c.issue = issue
+	return nil
+}
+
+// listValues serves GET: one page of the issue's values.
+func (h *Handler) listValues(c *call) error {
+	fields, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	if err != nil {
+		return err
+	}
+	key := c.issue.Key()
+	values, _, err := h.store.Values(c.ctx(), key)
+	if err != nil {
+		return err
+	}
+	items := render(key, fields, values)
+	p := pageOf(c.r.URL.Query(), len(items))
+	lo, hi := p.bounds(len(items))
+	p.setLink(c.w, selfURL(c.r))
+	return h.writeJSON(c.w, http.StatusOK, items[lo:hi])
+}
+
+// addValues serves POST: the listed fields get their new values, others keep theirs.
+func (h *Handler) addValues(c *call) error { return h.writeValues(c, true, merge) }
+
+// setValues serves PUT: the issue holds exactly the listed values afterwards.
+func (h *Handler) setValues(c *call) error { return h.writeValues(c, false, replaceAll) }
+
+// writeValues reads and validates the body of an add or set, applies it with
+// the mutation that newMutation makes of the validated values, and answers
+// with the issue's whole list.
+func (h *Handler) writeValues(c *call, allowArrays bool, newMutation func([]Value) mutation) error {
+	body, err := readBody(c.w, c.r, h.maxBodyBytes)
+	if err != nil {
+		return err
+	}
+	items, err := decodeItems(body)
+	if err != nil {
+		return err
+	}
+	fields, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	if err != nil {
+		return err
+	}
+	updates, err := parseItems(items, fields, allowArrays)
+	if err != nil {
+		return err
+	}
+	key := c.issue.Key()
+	result, err := h.commit(c.ctx(), key, newMutation(updates))
+	if err != nil {
+		return err
+	}
+	return h.writeJSON(c.w, http.StatusOK, render(key, fields, result.after))
+}
+
+// deleteValue serves DELETE: the field's value goes.
+func (h *Handler) deleteValue(c *call) error {
+	fields, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	if err != nil {
+		return err
+	}
+	if fieldByID(fields, c.fieldID) == nil {
+		return errNoValue
+	}
+	if _, err := h.commit(c.ctx(), c.issue.Key(), removeField(c.fieldID)); err != nil {
+		return err
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,23 @@
+package issuefields
+
+import (
+	"crypto/rand"
+	"strconv"
+	"sync/atomic"
+)
+
+// requestIDs hands out request ids: a random prefix per Handler, so that ids
+// from several servers do not collide, and a counter.
+type requestIDs struct {
+	prefix string
+	count  atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	return &requestIDs{prefix: rand.Text()[:10] + "-"}
+}
+
+// next returns a new request id.
+func (ids *requestIDs) next() string {
+	return ids.prefix + strconv.FormatUint(ids.count.Add(1), 16)
+}

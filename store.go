@@ -1,0 +1,192 @@
+package issuefields
+
+import (
+	"context"
+	"errors"
+)
+
+// Sentinel errors that a Store, a TokenVerifier or a Principal's Permissions
+// function returns, wrapped or not, to tell the handler what happened. The
+// handler tests them with errors.Is and turns each into one HTTP status; the
+// table is in errors.go and in the package documentation.
+var (
+	// ErrNotFound reports that a repository or an issue does not exist.
+	// It becomes 404 Not Found.
+	ErrNotFound = errors.New("issuefields: not found")
+
+	// ErrIssueDeleted reports that an issue existed and was deleted. A list
+	// of its values becomes 410 Gone; a write to it becomes 404 Not Found.
+	ErrIssueDeleted = errors.New("issuefields: issue deleted")
+
+	// ErrVersionConflict reports that CompareAndSwap found a version other
+	// than the expected one. The handler reads the values again and retries a
+	// bounded number of times, then answers 503 Service Unavailable.
+	ErrVersionConflict = errors.New("issuefields: version conflict")
+
+	// ErrUnavailable reports that the store (or verifier) cannot serve the
+	// request now, but may later: a database that is down or overloaded. It
+	// becomes 503 Service Unavailable with a Retry-After header.
+	ErrUnavailable = errors.New("issuefields: service unavailable")
+)
+
+// DataType is the data type of an organization's issue field.
+type DataType string
+
+// The data types of issue fields.
+const (
+	Text         DataType = "text"
+	SingleSelect DataType = "single_select"
+	MultiSelect  DataType = "multi_select"
+	Number       DataType = "number"
+	Date         DataType = "date"
+)
+
+// Valid reports whether t is one of the five data types.
+func (t DataType) Valid() bool {
+	switch t {
+	case Text, SingleSelect, MultiSelect, Number, Date:
+		return true
+	}
+	return false
+}
+
+// Option is one choice of a single_select or multi_select field.
+type Option struct {
+	ID    int64
+	Name  string
+	Color string
+}
+
+// Field is the definition of an organization-level issue field.
+type Field struct {
+	// ID identifies the field; it is positive and unique within the
+	// organization.
+	ID int64
+	// Name is the field's human-readable name.
+	Name string
+	// DataType is the field's data type.
+	DataType DataType
+	// Options lists the choices of a single_select or multi_select field, in
+	// the order the organization gave them. Option names are unique within a
+	// field. Other data types have no options.
+	Options []Option
+}
+
+// Repository is a repository as the store currently knows it.
+type Repository struct {
+	// ID identifies the repository. It is positive, unique in the store and
+	// stays the same when the repository is renamed or transferred, so values
+	// stored under it survive both.
+	ID int64
+	// Owner is the login of the account that owns the repository now, spelt
+	// as the store keeps it.
+	Owner string
+	// Name is the repository's current name, spelt as the store keeps it.
+	Name string
+	// Private reports whether the repository is private. Anyone may list the
+	// values of a public repository's issues; a private repository is
+	// invisible (404) to callers without access to it.
+	Private bool
+	// OwnedByOrganization reports whether Owner is an organization. Issue
+	// fields are defined by organizations, so a repository owned by a user
+	// has none.
+	OwnedByOrganization bool
+}
+
+// Issue is an issue as the store currently knows it.
+type Issue struct {
+	// Repository is the repository that holds the issue now.
+	Repository Repository
+	// Number is the issue's number in Repository.
+	Number int64
+}
+
+// Key returns the key under which the issue's values are stored.
+func (i Issue) Key() IssueKey {
+	return IssueKey{RepositoryID: i.Repository.ID, Number: i.Number}
+}
+
+// IssueKey identifies one issue's values in a store: the repository's stable
+// ID and the issue's number in it.
+type IssueKey struct {
+	RepositoryID int64
+	Number       int64
+}
+
+// Value is the value of one field on one issue, in the store's form. Exactly
+// the member that belongs to the field's data type is meaningful; the handler
+// validates values before it stores them and ignores the other members.
+type Value struct {
+	// FieldID is the ID of the field the value belongs to.
+	FieldID int64
+	// Text is the value of a text field: 1 to 1,024 characters of UTF-8.
+	Text string
+	// Number is the value of a number field: a finite float64.
+	Number float64
+	// Date is the value of a date field, as "YYYY-MM-DD".
+	Date string
+	// OptionIDs holds the selected option of a single_select field (exactly
+	// one) or the selected options of a multi_select field (one or more, in
+	// the field's option order).
+	OptionIDs []int64
+}
+
+// Version is an opaque token that identifies one state of an issue's values.
+// Two Values calls return the same version exactly when no CompareAndSwap
+// committed in between. Only a store gives it a meaning; the handler compares
+// versions for equality and hands them back to CompareAndSwap.
+type Version string
+
+// Store keeps organizations' field definitions, repositories, issues and the
+// issues' field values. The handler implements every rule of the API (what
+// add, set and delete mean, validation, authorization) on top of it, so a store
+// only stores: it never validates a value, and it must not change a value it
+// was given.
+//
+// The handler calls a Store from many goroutines at once, with the request's
+// context; an implementation must be safe for concurrent use. Slices passed in
+// belong to the caller and slices returned belong to the handler: a store
+// copies what it keeps and what it hands out.
+//
+// Errors: a method returns ErrNotFound or ErrIssueDeleted as documented below,
+// ErrVersionConflict from CompareAndSwap, ErrUnavailable (wrapped, with the
+// cause) when it cannot serve now, and any other error for a fault. The
+// handler never shows a store's error text to a client; it logs it.
+//
+// The storetest package checks an implementation against this contract.
+type Store interface {
+	// Repository finds the repository that owner/name names now or named
+	// before. owner and name match case-insensitively. A repository that was
+	// renamed or transferred is found by any of its former owner/name pairs
+	// and returned under its current owner and name; the handler answers
+	// such a request with a redirect. It returns ErrNotFound when no
+	// repository has or had that name.
+	Repository(ctx context.Context, owner, name string) (Repository, error)
+
+	// Issue finds issue number in repo (a Repository returned by Repository).
+	// An issue transferred to another repository is returned as it is now:
+	// its new repository and number, which the handler answers with a
+	// redirect. It returns ErrIssueDeleted for an issue that was deleted,
+	// and ErrNotFound for a number that never was an issue of repo.
+	Issue(ctx context.Context, repo Repository, number int64) (Issue, error)
+
+	// Fields returns the issue fields of the organization that owns repo, in
+	// the organization's order, which is the order of the API's responses.
+	// A repository owned by a user has no fields: Fields returns an empty
+	// slice and no error.
+	Fields(ctx context.Context, repo Repository) ([]Field, error)
+
+	// Values returns the values stored on the issue and their version. An
+	// issue that has no values gives an empty slice and a version all the
+	// same. Values are returned in the order they were last written.
+	Values(ctx context.Context, issue IssueKey) ([]Value, Version, error)
+
+	// CompareAndSwap replaces the issue's values with values, if and only if
+	// the issue's version is still expected, and returns the new version,
+	// which differs from every version the issue had before. When the
+	// version is no longer expected, it changes nothing and returns
+	// ErrVersionConflict. The check and the replacement are one atomic step
+	// with respect to every other call on the same issue; calls on
+	// different issues should not wait for each other.
+	CompareAndSwap(ctx context.Context, issue IssueKey, expected Version, values []Value) (Version, error)
+}
