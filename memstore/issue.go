@@ -1,0 +1,74 @@
+package memstore
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/issuefields/issuefields"
+)
+
+// An issueState says whether an issue is live, deleted or transferred.
+type issueState int
+
+const (
+	live issueState = iota
+	deleted
+	transferred
+)
+
+// An issue is the store's record of one issue number in one repository.
+// Records are never removed, so a number is never reused and an issue's
+// versions never repeat.
+type issue struct {
+	// state and movedTo change only while both s.mu and mu are held, so
+	// either lock is enough to read them.
+	state   issueState
+	movedTo issuefields.IssueKey // where a transferred issue went
+
+	// mu guards the fields below, and serializes the writes to the issue.
+	mu      sync.Mutex
+	seq     uint64 // counts the commits
+	version issuefields.Version
+	values  []issuefields.Value
+}
+
+// newIssue returns a live issue with no values.
+func newIssue() *issue {
+	is := new(issue)
+	is.commit(nil)
+	return is
+}
+
+// commit replaces the issue's values with values, which the issue then owns,
+// and gives it a new version. The caller holds is.mu, or is the only one that
+// can reach is.
+func (is *issue) commit(values []issuefields.Value) {
+	is.seq++
+	is.version = issuefields.Version(strconv.FormatUint(is.seq, 10))
+	is.values = values
+}
+
+// check returns nil if the issue is live, and otherwise an error that names
+// the issue as what and wraps [issuefields.ErrIssueDeleted] for a deleted
+// issue or [issuefields.ErrNotFound] for a transferred one. The caller holds
+// s.mu or is.mu.
+func (is *issue) check(what string) error {
+	switch is.state {
+	case deleted:
+		return fmt.Errorf("memstore: %s: %w", what, issuefields.ErrIssueDeleted)
+	case transferred:
+		return fmt.Errorf("memstore: %s was transferred to %s: %w", what, describe(is.movedTo), issuefields.ErrNotFound)
+	}
+	return nil
+}
+
+// describe names the issue that key identifies, for an error message.
+func describe(key issuefields.IssueKey) string {
+	return fmt.Sprintf("issue %d of repository %d", key.Number, key.RepositoryID)
+}
+
+// noIssue returns the error for a key that never was an issue.
+func noIssue(key issuefields.IssueKey) error {
+	return fmt.Errorf("memstore: %s: %w", describe(key), issuefields.ErrNotFound)
+}

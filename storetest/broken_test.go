@@ -1,0 +1,319 @@
+package storetest_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/memstore"
+)
+
+// The stores in this file each break one rule of the contract, on top of a
+// memstore.Store that keeps the data.
+
+// caseSensitive matches owner and name case-sensitively.
+type caseSensitive struct{ *memstore.Store }
+
+func (s caseSensitive) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+	r, err := s.Store.Repository(ctx, owner, name)
+	if err == nil && strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) && owner+"/"+name != r.Owner+"/"+r.Name {
+		return issuefields.Repository{}, issuefields.ErrNotFound
+	}
+	return r, err
+}
+
+// currentNamesOnly does not find a repository by a former owner or name.
+type currentNamesOnly struct{ *memstore.Store }
+
+func (s currentNamesOnly) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+	r, err := s.Store.Repository(ctx, owner, name)
+	if err == nil && !strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) {
+		return issuefields.Repository{}, issuefields.ErrNotFound
+	}
+	return r, err
+}
+
+// opaqueNotFound returns an error that does not wrap ErrNotFound.
+type opaqueNotFound struct{ *memstore.Store }
+
+func (s opaqueNotFound) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+	r, err := s.Store.Repository(ctx, owner, name)
+	if err != nil {
+		return r, errors.New(err.Error())
+	}
+	return r, nil
+}
+
+// repositoryEdit changes every repository that Repository returns.
+type repositoryEdit struct {
+	*memstore.Store
+	edit func(*issuefields.Repository)
+}
+
+func (s repositoryEdit) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+	r, err := s.Store.Repository(ctx, owner, name)
+	s.edit(&r)
+	return r, err
+}
+
+// issueEdit turns what Issue returns into something else.
+type issueEdit struct {
+	*memstore.Store
+	edit func(repo issuefields.Repository, number int64, is issuefields.Issue, err error) (issuefields.Issue, error)
+}
+
+func (s issueEdit) Issue(ctx context.Context, repo issuefields.Repository, number int64) (issuefields.Issue, error) {
+	is, err := s.Store.Issue(ctx, repo, number)
+	return s.edit(repo, number, is, err)
+}
+
+// fieldsEdit changes the fields that Fields returns, or fails.
+type fieldsEdit struct {
+	*memstore.Store
+	edit func(repo issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error)
+}
+
+func (s fieldsEdit) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+	fields, err := s.Store.Fields(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	return s.edit(repo, fields)
+}
+
+// cachedFields remembers the fields that it first returned for a
+// repository, and returns out(those fields) from then on.
+type cachedFields struct {
+	*memstore.Store
+	out   func([]issuefields.Field) []issuefields.Field
+	mu    sync.Mutex
+	cache map[int64][]issuefields.Field
+}
+
+func (s *cachedFields) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fields, ok := s.cache[repo.ID]; ok {
+		return s.out(fields), nil
+	}
+	fields, err := s.Store.Fields(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	s.cache[repo.ID] = fields
+	return s.out(fields), nil
+}
+
+// valuesEdit changes the values that Values returns.
+type valuesEdit struct {
+	*memstore.Store
+	edit func([]issuefields.Value)
+}
+
+func (s valuesEdit) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	values, v, err := s.Store.Values(ctx, key)
+	s.edit(values)
+	return values, v, err
+}
+
+// aliasing keeps in(the values it is given) for each issue, and returns
+// out(those values).
+type aliasing struct {
+	*memstore.Store
+	in, out func([]issuefields.Value) []issuefields.Value
+	mu      sync.Mutex
+	kept    map[issuefields.IssueKey][]issuefields.Value
+}
+
+func (s *aliasing) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	values, v, err := s.Store.Values(ctx, key)
+	if kept, ok := s.kept[key]; ok && err == nil {
+		values = s.out(kept)
+	}
+	return values, v, err
+}
+
+func (s *aliasing) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, err := s.Store.CompareAndSwap(ctx, key, expected, values)
+	if err == nil {
+		s.kept[key] = s.in(values)
+	}
+	return v, err
+}
+
+// swapEdit implements CompareAndSwap with a function of the underlying store.
+type swapEdit struct {
+	*memstore.Store
+	swap func(s *memstore.Store, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error)
+}
+
+func (s swapEdit) CompareAndSwap(_ context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	return s.swap(s.Store, key, expected, values)
+}
+
+// ignoreVersion writes whatever version the issue has.
+func ignoreVersion(s *memstore.Store, key issuefields.IssueKey, _ issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	_, current, err := s.Values(context.Background(), key)
+	if err != nil {
+		return "", err
+	}
+	return s.CompareAndSwap(context.Background(), key, current, values)
+}
+
+// checkThenWrite compares the version, waits, and then writes whatever
+// version the issue has by then.
+func checkThenWrite(s *memstore.Store, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	_, current, err := s.Values(context.Background(), key)
+	if err != nil {
+		return "", err
+	}
+	if current != expected {
+		return "", issuefields.ErrVersionConflict
+	}
+	time.Sleep(10 * time.Millisecond)
+	return ignoreVersion(s, key, expected, values)
+}
+
+// knownFieldsOnly refuses values of fields that the repository's owner does
+// not have.
+func knownFieldsOnly(s *memstore.Store, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	fields, err := s.Fields(context.Background(), issuefields.Repository{ID: key.RepositoryID})
+	if err != nil {
+		return "", err
+	}
+	for _, v := range values {
+		if !slices.ContainsFunc(fields, func(f issuefields.Field) bool { return f.ID == v.FieldID }) {
+			return "", fmt.Errorf("field %d not found", v.FieldID)
+		}
+	}
+	return s.CompareAndSwap(context.Background(), key, expected, values)
+}
+
+// renamedVersions hands out versions of its own, made by name from the
+// underlying store's version and the values, and compares them under a lock
+// of its own.
+type renamedVersions struct {
+	*memstore.Store
+	name func(v issuefields.Version, values []issuefields.Value) issuefields.Version
+	mu   sync.Mutex
+}
+
+func (s *renamedVersions) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	values, v, err := s.Store.Values(ctx, key)
+	return values, s.name(v, values), err
+}
+
+func (s *renamedVersions) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	current, v, err := s.Store.Values(ctx, key)
+	if err != nil {
+		return "", err
+	}
+	if s.name(v, current) != expected {
+		return "", issuefields.ErrVersionConflict
+	}
+	if _, err := s.Store.CompareAndSwap(ctx, key, v, values); err != nil {
+		return "", err
+	}
+	_, v, err = s.Store.Values(ctx, key)
+	return s.name(v, values), err
+}
+
+// byContent names a version by the values alone, so that equal values have
+// equal versions.
+func byContent(_ issuefields.Version, values []issuefields.Value) issuefields.Version {
+	return issuefields.Version(fmt.Sprint(values))
+}
+
+// modulo3 names a version by the underlying one modulo 3.
+func modulo3(v issuefields.Version, _ []issuefields.Value) issuefields.Version {
+	n, _ := strconv.Atoi(string(v))
+	return issuefields.Version(strconv.Itoa(n % 3))
+}
+
+// globalVersion has one version for the whole store, which every write
+// changes.
+type globalVersion struct {
+	*memstore.Store
+	mu      sync.Mutex
+	version int
+}
+
+func (s *globalVersion) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	values, _, err := s.Store.Values(ctx, key)
+	return values, issuefields.Version(strconv.Itoa(s.version)), err
+}
+
+func (s *globalVersion) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if expected != issuefields.Version(strconv.Itoa(s.version)) {
+		return "", issuefields.ErrVersionConflict
+	}
+	if _, err := ignoreVersion(s.Store, key, expected, values); err != nil {
+		return "", err
+	}
+	s.version++
+	return issuefields.Version(strconv.Itoa(s.version)), nil
+}
+
+func (s *globalVersion) SetValues(owner, repo string, number int64, values []issuefields.Value) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version++
+	return s.Store.SetValues(owner, repo, number, values)
+}
+
+// same returns its argument.
+func same[S any](s S) S { return s }
+
+// shallow returns a copy of values that shares the OptionIDs.
+func shallow(values []issuefields.Value) []issuefields.Value { return slices.Clone(values) }
+
+// deep returns a copy of values that shares nothing.
+func deep(values []issuefields.Value) []issuefields.Value {
+	out := slices.Clone(values)
+	for i := range out {
+		out[i].OptionIDs = slices.Clone(out[i].OptionIDs)
+	}
+	return out
+}
+
+// deepFields returns a copy of fields that shares nothing.
+func deepFields(fields []issuefields.Field) []issuefields.Field {
+	out := slices.Clone(fields)
+	for i := range out {
+		out[i].Options = slices.Clone(out[i].Options)
+	}
+	return out
+}
+
+// fieldsByID sorts fields by ID.
+func fieldsByID(_ issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error) {
+	slices.SortFunc(fields, func(a, b issuefields.Field) int { return cmp.Compare(a.ID, b.ID) })
+	return fields, nil
+}
+
+// optionsByID sorts the options of every field by ID.
+func optionsByID(_ issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error) {
+	for _, f := range fields {
+		slices.SortFunc(f.Options, func(a, b issuefields.Option) int { return cmp.Compare(a.ID, b.ID) })
+	}
+	return fields, nil
+}

@@ -1,0 +1,18 @@
+// Package storetest checks an implementation of [issuefields.Store] against
+// the contract in that interface's documentation.
+//
+// The Store interface has no way to put data in, so the suite tests a
+// [Store]: an issuefields.Store with seed methods that the suite calls to set
+// up each case. Every case gets a fresh, empty store and is named with the
+// sentence of the contract it enforces.
+//
+// [Run] runs each case as a subtest; hooking an implementation up is one line:
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) storetest.Store { return mystore.New() })
+//	}
+//
+// [TestStore] runs the same cases without a [testing.T] and returns an error
+// that names every failed case, so that the suite itself can be tested
+// against stores that are broken on purpose.
+package storetest

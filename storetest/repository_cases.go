@@ -1,0 +1,152 @@
+package storetest
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/issuefields/issuefields"
+)
+
+// repositoryCases check Store.Repository and the Repository it returns.
+var repositoryCases = []testCase{
+	{"Repository finds a repository by its owner and name", repositoryFound},
+	{"Repository matches owner and name case-insensitively", repositoryCaseInsensitive},
+	{"Repository returns ErrNotFound when no repository has or had that name", repositoryNotFound},
+	{"Repository finds a renamed repository by every former name, under its current name", repositoryRenamed},
+	{"Repository finds a transferred repository by every former owner and name, under its current owner and name", repositoryTransferred},
+	{"Repository reports whether an organization owns the repository", repositoryOwnedByOrganization},
+	{"Repository reports whether the repository is private", repositoryPrivate},
+	{"Repository IDs are positive and unique in the store", repositoryIDs},
+}
+
+func repositoryFound(e *env) {
+	e.addOrgs("octo-org")
+	added := e.addRepo("octo-org", "hello-world", false)
+	if added.ID <= 0 || !strings.EqualFold(added.Owner, "octo-org") || !strings.EqualFold(added.Name, "hello-world") {
+		e.r.Errorf("AddRepository(%q, %q, false) = %+v, want a positive ID, that owner and that name", "octo-org", "hello-world", added)
+	}
+	e.wantRepo("octo-org", "hello-world", added)
+}
+
+func repositoryCaseInsensitive(e *env) {
+	e.addOrgs("Octo-Org")
+	orgs := e.addRepo("Octo-Org", "Hello-World", false)
+	users := e.addRepo("OctoCat", "Spoon-Knife", false)
+	for _, name := range [][2]string{{"Octo-Org", "Hello-World"}, {"octo-org", "hello-world"}, {"OCTO-ORG", "HELLO-WORLD"}, {"oCTO-oRG", "hELLO-wORLD"}} {
+		e.wantRepo(name[0], name[1], orgs)
+	}
+	for _, name := range [][2]string{{"OctoCat", "Spoon-Knife"}, {"octocat", "spoon-knife"}, {"OCTOCAT", "SPOON-KNIFE"}} {
+		e.wantRepo(name[0], name[1], users)
+	}
+}
+
+func repositoryNotFound(e *env) {
+	e.addOrgs("octo-org")
+	e.addRepo("octo-org", "hello-world", false)
+	e.addRepo("octocat", "spoon-knife", false)
+	for _, name := range [][2]string{
+		{"octo-org", "spoon-knife"},
+		{"octocat", "hello-world"},
+		{"nobody", "hello-world"},
+		{"octo-org", "hello-worl"},
+		{"octo-org", "hello-world.git"},
+		{"octo-org", ""},
+		{"", ""},
+	} {
+		if r, err := e.s.Repository(e.ctx, name[0], name[1]); !errors.Is(err, issuefields.ErrNotFound) {
+			e.r.Errorf("Repository(%q, %q) = %+v, %v; want ErrNotFound", name[0], name[1], r, err)
+		}
+	}
+}
+
+func repositoryRenamed(e *env) {
+	e.addOrgs("octo-org")
+	added := e.addRepo("octo-org", "first", false)
+	e.rename("octo-org", "first", "second")
+	e.rename("octo-org", "second", "Third")
+	want := e.repo("octo-org", "third")
+	if want.ID != added.ID || !strings.EqualFold(want.Name, "third") {
+		e.r.Errorf("after two renames, Repository(%q, %q) = %+v, want ID %d and that name", "octo-org", "third", want, added.ID)
+	}
+	for _, name := range []string{"first", "FIRST", "second", "Second", "third"} {
+		e.wantRepo("octo-org", name, want)
+	}
+}
+
+func repositoryTransferred(e *env) {
+	e.addOrgs("octo-org", "other-org")
+	added := e.addRepo("octo-org", "first", false)
+	e.transferRepo("octo-org", "first", "other-org")
+	e.rename("other-org", "first", "second")
+	e.transferRepo("other-org", "second", "octocat")
+	want := e.repo("octocat", "second")
+	if want.ID != added.ID || !strings.EqualFold(want.Owner, "octocat") || !strings.EqualFold(want.Name, "second") {
+		e.r.Errorf("after two transfers and a rename, Repository(%q, %q) = %+v, want ID %d, that owner and that name", "octocat", "second", want, added.ID)
+	}
+	for _, name := range [][2]string{{"octo-org", "first"}, {"OCTO-ORG", "First"}, {"other-org", "first"}, {"other-org", "second"}, {"OctoCat", "SECOND"}} {
+		e.wantRepo(name[0], name[1], want)
+	}
+}
+
+func repositoryOwnedByOrganization(e *env) {
+	e.addOrgs("octo-org")
+	e.addRepo("octo-org", "org-repo", false)
+	e.addRepo("octocat", "user-repo", false)
+	e.wantOwnedByOrganization("octo-org", "org-repo", true)
+	e.wantOwnedByOrganization("octocat", "user-repo", false)
+	e.transferRepo("octo-org", "org-repo", "octocat")
+	e.transferRepo("octocat", "user-repo", "octo-org")
+	e.wantOwnedByOrganization("octocat", "org-repo", false)
+	e.wantOwnedByOrganization("octo-org", "user-repo", true)
+}
+
+func repositoryPrivate(e *env) {
+	e.addOrgs("octo-org")
+	for _, owner := range []string{"octo-org", "octocat"} {
+		for _, private := range []bool{false, true} {
+			name := "public"
+			if private {
+				name = "private"
+			}
+			e.addRepo(owner, name, private)
+			if r := e.repo(owner, name); r.Private != private {
+				e.r.Errorf("Repository(%q, %q).Private = %t, want %t", owner, name, r.Private, private)
+			}
+		}
+	}
+}
+
+func repositoryIDs(e *env) {
+	e.addOrgs("octo-org")
+	names := [][2]string{{"octo-org", "a"}, {"octo-org", "b"}, {"octocat", "a"}, {"octocat", "c"}, {"hubot", "a"}}
+	seen := make(map[int64][2]string)
+	for _, name := range names {
+		id := e.addRepo(name[0], name[1], false).ID
+		if other, ok := seen[id]; ok || id <= 0 {
+			e.r.Errorf("AddRepository(%q, %q, false) gave ID %d, want a positive ID unlike that of %v", name[0], name[1], id, other)
+		}
+		seen[id] = name
+	}
+	for id, name := range seen {
+		if r := e.repo(name[0], name[1]); r.ID != id {
+			e.r.Errorf("Repository(%q, %q).ID = %d, want %d", name[0], name[1], r.ID, id)
+		}
+	}
+}
+
+// wantRepo reports a failure unless Repository finds want by owner and name.
+func (e *env) wantRepo(owner, name string, want issuefields.Repository) {
+	e.r.Helper()
+	if got, err := e.s.Repository(e.ctx, owner, name); err != nil || got != want {
+		e.r.Errorf("Repository(%q, %q) = %+v, %v; want %+v", owner, name, got, err, want)
+	}
+}
+
+// wantOwnedByOrganization reports a failure unless the repository owner/name
+// is owned by an organization exactly when org is true.
+func (e *env) wantOwnedByOrganization(owner, name string, org bool) {
+	e.r.Helper()
+	if r := e.repo(owner, name); r.OwnedByOrganization != org {
+		e.r.Errorf("Repository(%q, %q).OwnedByOrganization = %t, want %t", owner, name, r.OwnedByOrganization, org)
+	}
+}
