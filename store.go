@@ -163,7 +163,8 @@ type Store interface {
 	// repository has or had that name.
 	Repository(ctx context.Context, owner, name string) (Repository, error)
 
-	// Issue finds issue number in repo (a Repository returned by Repository).
+	// Issue finds issue number in repo, a Repository returned by Repository;
+	// a store may rely on repo.ID alone.
 	// An issue transferred to another repository is returned as it is now:
 	// its new repository and number, which the handler answers with a
 	// redirect. It returns ErrIssueDeleted for an issue that was deleted,
@@ -172,13 +173,16 @@ type Store interface {
 
 	// Fields returns the issue fields of the organization that owns repo, in
 	// the organization's order, which is the order of the API's responses.
-	// A repository owned by a user has no fields: Fields returns an empty
-	// slice and no error.
+	// A repository owned by a user has no fields: Fields returns an empty (or
+	// nil) slice and no error. A store may rely on repo.ID alone.
 	Fields(ctx context.Context, repo Repository) ([]Field, error)
 
 	// Values returns the values stored on the issue and their version. An
-	// issue that has no values gives an empty slice and a version all the
-	// same. Values are returned in the order they were last written.
+	// issue that has no values gives an empty (or nil) slice and a version
+	// all the same. Values are returned in the order they were last written.
+	// For a key whose issue was deleted or transferred away since the
+	// handler found it, Values and CompareAndSwap return ErrIssueDeleted or
+	// ErrNotFound.
 	Values(ctx context.Context, issue IssueKey) ([]Value, Version, error)
 
 	// CompareAndSwap replaces the issue's values with values, if and only if
