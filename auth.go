@@ -88,11 +88,13 @@ type Principal struct {
 	// Login is the caller's login. The handler logs it and puts it in
 	// notifications; it never decides access by it.
 	Login string
-	// Permissions reports what the token may do in repo. It is called at most
-	// once per request, with the request's context, from many goroutines at
-	// once. A nil Permissions grants nothing: the principal may list the
-	// values of public repositories' issues and do nothing else. An error
-	// that wraps ErrUnavailable becomes 503; any other error becomes 500.
+	// Permissions reports what the token may do in repo. It is called once
+	// per request for the request's repository, and once more for the
+	// repository an issue was transferred to, with the request's context,
+	// from many goroutines at once. A nil Permissions grants nothing: the
+	// principal may list the values of public repositories' issues and do
+	// nothing else. An error that wraps ErrUnavailable becomes 503; any
+	// other error becomes 500.
 	Permissions func(ctx context.Context, repo Repository) (RepositoryPermissions, error)
 }
 
@@ -107,16 +109,21 @@ func (p *Principal) permissionsFor(ctx context.Context, repo Repository) (Reposi
 // A TokenVerifier turns the token of a request's Authorization header into the
 // Principal it stands for.
 //
-// The handler calls VerifyToken once for every request that carries an
-// Authorization header, from many goroutines at once, with the request's
-// context, before it looks at the request's body. token is the credential
-// without its scheme (Bearer or token) and never empty. VerifyToken returns
-// ErrBadCredentials (wrapped or not) for a token it does not know or that has
-// expired, which becomes 401 Bad credentials; an error that wraps
-// ErrUnavailable, which becomes 503; or any other error, which becomes 500 and
-// is logged. It must not return a nil Principal without an error.
+// The handler calls VerifyToken once for every request that carries one
+// well-formed Authorization header, from many goroutines at once, with the
+// request's context, before it looks at the request's body. token is the
+// credential without its scheme (Bearer or token) and never empty. A request
+// with a malformed Authorization header is answered 401 Bad credentials
+// without a call.
 //
-// The handler never logs a token or shows it to a client.
+// VerifyToken returns ErrBadCredentials (wrapped or not) for a token it does
+// not know or that has expired, which becomes 401 Bad credentials; an error
+// that wraps ErrUnavailable, which becomes 503; or any other error, which
+// becomes 500 and is logged. It must not return a nil Principal without an
+// error.
+//
+// The handler never logs a token or shows it to a client; it cuts the token
+// out of the text of VerifyToken's errors before it logs them.
 type TokenVerifier interface {
 	VerifyToken(ctx context.Context, token string) (*Principal, error)
 }
@@ -177,7 +184,7 @@ func authenticate(r *http.Request, verifier TokenVerifier) (*Principal, error) {
 	}
 	p, err := verifier.VerifyToken(r.Context(), token)
 	if err != nil {
-		return nil, err
+		return nil, &redactedError{err: err, token: token}
 	}
 	if p == nil {
 		return nil, errors.New("issuefields: TokenVerifier returned no Principal and no error")
@@ -187,6 +194,20 @@ func authenticate(r *http.Request, verifier TokenVerifier) (*Principal, error) {
 	}
 	return p, nil
 }
+
+// redactedError is an error of a TokenVerifier with the token cut out of its
+// text. The handler logs the causes of 500 and 503 answers, and a verifier's
+// error may quote the token it was given (a *url.Error quotes its URL, say).
+type redactedError struct {
+	err   error
+	token string
+}
+
+func (e *redactedError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), e.token, "[token]")
+}
+
+func (e *redactedError) Unwrap() error { return e.err }
 
 // authorize decides whether principal (nil for an anonymous caller) may perform
 // op on repo. It is the one place that decides access; it runs before the
