@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -128,19 +129,32 @@ func New(cfg Config) (*Handler, error) {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := h.startRequest(w)
 	defer h.logRequest(rec, r)
+	if !isCleanPath(r.URL.Path) {
+		// ServeMux would redirect to the clean path, dropping the mount
+		// prefix; no path of the API has //, . or .. in it.
+		h.serveNotFound(rec, r)
+		return
+	}
+	h.mux.ServeHTTP(rec, r)
+}
+
+// selectVersion sets the API version that serves r on the answer, or answers
+// 400 when r asks for a version the handler does not support. rt is the route
+// r matched, or nil.
+func (h *Handler) selectVersion(w http.ResponseWriter, r *http.Request, rt *route) bool {
 	version := r.Header.Get(h.header.version)
 	switch version {
 	case "":
 		version = DefaultAPIVersion
 	case DefaultAPIVersion, LegacyAPIVersion:
 	default:
-		h.writeError(rec, r, nil, &httpError{status: http.StatusBadRequest,
+		h.writeError(w, r, rt, &httpError{status: http.StatusBadRequest,
 			message: fmt.Sprintf("%s %q is not supported. Supported versions are %s (the default) and %s.",
 				h.header.version, version, DefaultAPIVersion, LegacyAPIVersion)})
-		return
+		return false
 	}
-	rec.Header().Set(h.header.versionSelected, version)
-	h.mux.ServeHTTP(rec, r)
+	w.Header().Set(h.header.versionSelected, version)
+	return true
 }
 
 // call is one request to one route, as it is being served.
@@ -160,10 +174,17 @@ func (c *call) ctx() context.Context { return c.r.Context() }
 func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	rec := w.(*recorder)
 	rec.Header().Set(h.header.permissions, rt.permissions)
+	if !h.selectVersion(rec, r, rt) {
+		return
+	}
 	c := &call{w: rec, r: r, route: rt}
 	err := h.resolve(c)
 	if err == nil {
 		err = rt.serve(h, c)
+	}
+	if errors.Is(err, ErrIssueDeleted) && rt.write {
+		// Only a list tells that an issue was deleted (410).
+		err = errNotFound
 	}
 	if err != nil {
 		h.writeError(rec, c.r, rt, err)
@@ -205,9 +226,6 @@ func (h *Handler) resolve(c *call) error {
 		return c.redirect(repo, number)
 	}
 	issue, err := h.store.Issue(c.ctx(), repo, number)
-	if errors.Is(err, ErrIssueDeleted) && c.route.write {
-		return errNotFound
-	}
 	if err != nil {
 		return err
 	}
@@ -293,4 +311,14 @@ func (h *Handler) deleteValue(c *call) error {
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// isCleanPath reports whether p is a rooted path that path.Clean leaves as it
+// is, but for a trailing slash.
+func isCleanPath(p string) bool {
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return p == clean && strings.HasPrefix(p, "/")
 }

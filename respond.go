@@ -1,6 +1,7 @@
 package issuefields
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -59,16 +60,20 @@ func (h *Handler) logRequest(rec *recorder, r *http.Request) {
 
 // writeJSON answers with status and v as JSON. v is encoded before anything
 // is sent, so a failure to encode is a clean 500, never half an answer.
+// Text is written as it is, without escaping <, > and &.
 func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
-	body, err := json.Marshal(v)
-	if err != nil {
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	body.Truncate(body.Len() - 1) // the newline Encode adds
 	header := w.Header()
 	header.Set("Content-Type", "application/json; charset=utf-8")
-	header.Set("Content-Length", strconv.Itoa(len(body)))
+	header.Set("Content-Length", strconv.Itoa(body.Len()))
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	_, _ = w.Write(body.Bytes())
 	return nil
 }
 

@@ -59,12 +59,20 @@ func (h *Handler) registerRoutes() {
 	for path, methods := range allowed {
 		allow := strings.Join(methods, ", ")
 		h.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			if !h.selectVersion(w, r, nil) {
+				return
+			}
 			w.Header().Set("Allow", allow)
 			h.writeError(w, r, nil, &httpError{status: http.StatusMethodNotAllowed,
 				message: "Method Not Allowed. This path accepts " + allow + "."})
 		})
 	}
-	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	h.mux.HandleFunc("/", h.serveNotFound)
+}
+
+// serveNotFound answers a path that is not one of the API's.
+func (h *Handler) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	if h.selectVersion(w, r, nil) {
 		h.writeError(w, r, nil, errNotFound)
-	})
+	}
 }

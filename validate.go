@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,7 +88,8 @@ func parseItems(items []json.RawMessage, fields []Field, allowArrays bool) ([]Va
 			fail("issue_field_values", "invalid", `Each item must be an object with "field_id" and "value".`)
 			continue
 		}
-		for key := range item {
+		// Sorted, so that the errors come in the same order every time.
+		for _, key := range slices.Sorted(maps.Keys(item)) {
 			if key != "field_id" && key != "value" {
 				fail(key, "invalid", fmt.Sprintf(`Unknown key %q: an item has exactly "field_id" and "value".`, key))
 			}
