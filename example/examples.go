@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/issuefields/issuefields"
+)
+
+// An example is one request that the start-up message suggests, with the
+// status it gets when the requests are made in order.
+type example struct {
+	comment string
+	method  string
+	// path is the request's path under the mount prefix.
+	path string
+	// body is the request's JSON body, or empty.
+	body string
+	want int
+	// headers asks for the response's headers too, for answers whose point
+	// is a header, such as a redirect's Location.
+	headers bool
+}
+
+// examples returns the example requests for d and the token they use: a
+// list, an add for each data type, a set and a delete on the first
+// repository with fields and a live issue that some token may write to, then
+// a renamed repository, a deleted issue and a transferred issue if the data
+// has them. It returns no examples if no repository qualifies.
+func (d *dataset) examples(now time.Time) (token string, exs []example) {
+	for i, rd := range d.file.Repositories {
+		repo := d.repos[i]
+		fields, err := d.store.Fields(context.Background(), repo)
+		live := liveIssues(rd)
+		if err != nil || len(fields) == 0 || len(live) == 0 {
+			continue
+		}
+		for _, td := range d.file.Tokens {
+			if outcomeOf(d.tokens.entry(td.Token), repo, now).write == http.StatusOK {
+				return td.Token, d.requests(td.Token, rd, repo, fields, now)
+			}
+		}
+	}
+	return "", nil
+}
+
+// liveIssues returns the issues of rd that are neither deleted nor
+// transferred.
+func liveIssues(rd repositoryData) []issueData {
+	var live []issueData
+	for _, is := range rd.Issues {
+		if !is.Deleted && is.TransferredTo == nil {
+			live = append(live, is)
+		}
+	}
+	return live
+}
+
+// requests returns the examples for token on repo, whose file entry is rd
+// and whose organization has fields.
+func (d *dataset) requests(token string, rd repositoryData, repo issuefields.Repository, fields []issuefields.Field, now time.Time) []example {
+	live := liveIssues(rd)
+	shown, target := live[0], live[0]
+	if i := slices.IndexFunc(live, func(is issueData) bool { return len(is.Values) > 0 }); i >= 0 {
+		shown = live[i]
+	}
+	if i := slices.IndexFunc(live, func(is issueData) bool { return len(is.Values) == 0 }); i >= 0 {
+		target = live[i]
+	}
+	name := repo.Owner + "/" + repo.Name
+	exs := []example{{
+		comment: fmt.Sprintf("List the values of %s#%d", name, shown.Number),
+		method:  http.MethodGet, path: valuesPath(repo.Owner, repo.Name, shown.Number), want: http.StatusOK,
+	}}
+	writePath := valuesPath(repo.Owner, repo.Name, target.Number)
+	var types []issuefields.DataType
+	var set []valueItem
+	var deleted issuefields.Field
+	for _, f := range fields {
+		if slices.Contains(types, f.DataType) {
+			continue
+		}
+		types = append(types, f.DataType)
+		item := valueItem{FieldID: f.ID, Value: sampleValue(f)}
+		exs = append(exs, example{
+			comment: fmt.Sprintf("Add a %s value (field %d, %q) to %s#%d", f.DataType, f.ID, f.Name, name, target.Number),
+			method:  http.MethodPost, path: writePath, body: requestBody(item), want: http.StatusOK,
+		})
+		if f.DataType != issuefields.MultiSelect && len(set) < 2 {
+			if len(set) == 0 {
+				deleted = f
+			}
+			set = append(set, item)
+		}
+	}
+	exs = append(exs, example{
+		comment: fmt.Sprintf("Set the values of %s#%d: afterwards it has exactly these", name, target.Number),
+		method:  http.MethodPut, path: writePath, body: requestBody(set...), want: http.StatusOK,
+	})
+	if len(set) > 0 {
+		exs = append(exs, example{
+			comment: fmt.Sprintf("Delete the value of field %d (%q) from %s#%d", deleted.ID, deleted.Name, name, target.Number),
+			method:  http.MethodDelete, path: fmt.Sprintf("%s/%d", writePath, deleted.ID), want: http.StatusNoContent,
+			headers: true,
+		})
+	}
+	return append(exs, d.oddities(d.tokens.entry(token), now)...)
+}
+
+// oddities returns examples of a renamed repository, a deleted issue and a
+// transferred issue, the first of each in the file that the token of e may
+// list.
+func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
+	var renamed, deleted, transferred *example
+	for i, rd := range d.file.Repositories {
+		repo := d.repos[i]
+		if outcomeOf(e, repo, now).list != http.StatusOK {
+			continue
+		}
+		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
+			old := rd.RenamedFrom[len(rd.RenamedFrom)-1]
+			if r, err := d.store.Repository(context.Background(), rd.Owner, old); err == nil && r.ID == repo.ID {
+				renamed = &example{
+					comment: fmt.Sprintf("%s/%s was renamed to %s/%s: lists are redirected", rd.Owner, old, repo.Owner, repo.Name),
+					method:  http.MethodGet, path: valuesPath(rd.Owner, old, live[0].Number),
+					want: http.StatusMovedPermanently, headers: true,
+				}
+			}
+		}
+		for _, is := range rd.Issues {
+			switch {
+			case is.Deleted && deleted == nil:
+				deleted = &example{
+					comment: fmt.Sprintf("%s/%s#%d was deleted", repo.Owner, repo.Name, is.Number),
+					method:  http.MethodGet, path: valuesPath(repo.Owner, repo.Name, is.Number), want: http.StatusGone,
+				}
+			case is.TransferredTo != nil && transferred == nil:
+				to := is.TransferredTo
+				dst, err := d.store.Repository(context.Background(), to.Owner, to.Name)
+				if err != nil || outcomeOf(e, dst, now).list != http.StatusOK {
+					continue
+				}
+				transferred = &example{
+					comment: fmt.Sprintf("%s/%s#%d was transferred to %s/%s#%d: lists are redirected", repo.Owner, repo.Name, is.Number, dst.Owner, dst.Name, to.Number),
+					method:  http.MethodGet, path: valuesPath(repo.Owner, repo.Name, is.Number),
+					want: http.StatusMovedPermanently, headers: true,
+				}
+			}
+		}
+	}
+	var exs []example
+	for _, ex := range []*example{renamed, deleted, transferred} {
+		if ex != nil {
+			exs = append(exs, *ex)
+		}
+	}
+	return exs
+}
+
+// valuesPath returns the path of the values of issue number of owner/name.
+func valuesPath(owner, name string, number int64) string {
+	return fmt.Sprintf("/repos/%s/%s/issues/%d/issue-field-values", owner, name, number)
+}
+
+// valueItem is one item of an add or set request.
+type valueItem struct {
+	FieldID int64 `json:"field_id"`
+	Value   any   `json:"value"`
+}
+
+// requestBody returns the JSON body of an add or set request with items.
+func requestBody(items ...valueItem) string {
+	b, err := json.Marshal(struct {
+		Values []valueItem `json:"issue_field_values"`
+	}{append([]valueItem{}, items...)})
+	if err != nil {
+		panic(err) // the items hold only strings, numbers and string slices
+	}
+	return string(b)
+}
+
+// sampleValue returns a value for field f in the API's request format.
+func sampleValue(f issuefields.Field) any {
+	switch f.DataType {
+	case issuefields.SingleSelect:
+		return f.Options[0].Name
+	case issuefields.MultiSelect:
+		var names []string
+		for _, o := range f.Options[:min(2, len(f.Options))] {
+			names = append(names, o.Name)
+		}
+		return names
+	case issuefields.Number:
+		return 5
+	case issuefields.Date:
+		return "2026-03-31"
+	}
+	return "Needs a design review"
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lockedBuffer is a bytes.Buffer that the server's goroutines may write to
+// while a test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// A server is the example server running in the test's process.
+type server struct {
+	// base is the URL of the listening line: the address and mount prefix,
+	// with a trailing slash.
+	base string
+	// message is the start-up message after the listening line.
+	message []string
+	logs    *lockedBuffer
+	// stop stops the server gracefully and returns run's error.
+	stop func() error
+}
+
+var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*/(?:[^ ]+/)?)$`)
+
+// startServer runs the example server on a free port with the further
+// command line args, and returns once it has printed its start-up message.
+// The test stops the server when it ends, if it has not stopped it before.
+func startServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, printed := io.Pipe()
+	s := &server{logs: new(lockedBuffer)}
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), printed, s.logs)
+		printed.Close()
+		done <- err
+	}()
+	var once sync.Once
+	var runErr error
+	s.stop = func() error {
+		once.Do(func() {
+			cancel()
+			go io.Copy(io.Discard, stdout)
+			runErr = <-done
+		})
+		return runErr
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() {
+		t.Fatalf("run printed nothing; it returned %v", s.stop())
+	}
+	m := listeningLine.FindStringSubmatch(lines.Text())
+	if m == nil {
+		t.Fatalf("first line %q, want %q", lines.Text(), "listening on http://127.0.0.1:PORT/...")
+	}
+	s.base = m[1]
+	for lines.Scan() {
+		s.message = append(s.message, lines.Text())
+		if lines.Text() == stopLine {
+			return s
+		}
+	}
+	t.Fatalf("the start-up message does not end with %q: %q", stopLine, s.message)
+	return nil
+}
+
+// do makes a request to the server and returns the response's status and
+// body.
+func do(t *testing.T, method, url, token, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func TestServeDemo(t *testing.T) {
+	s := startServer(t)
+	url := s.base + "repos/octo-org/roadmap/issues/2/issue-field-values"
+
+	status, body := do(t, http.MethodGet, url, "demo-reader-token", "")
+	if status != http.StatusOK || body != "[]" {
+		t.Errorf("GET %s = %d %s, want 200 []", url, status, body)
+	}
+	status, body = do(t, http.MethodPost, url, "demo-writer-token", `{"issue_field_values": [{"field_id": 5, "value": ["Windows", "Linux"]}]}`)
+	var items []struct {
+		ID    int64  `json:"issue_field_id"`
+		Value string `json:"value"`
+	}
+	if err := json.Unmarshal([]byte(body), &items); status != http.StatusOK || err != nil || len(items) != 1 || items[0].ID != 5 || items[0].Value != "Linux,Windows" {
+		t.Errorf("POST %s = %d %s, want 200 and field 5 with Linux,Windows", url, status, body)
+	}
+	status, body = do(t, http.MethodGet, url, "demo-reader-token", "")
+	if status != http.StatusOK || !strings.Contains(body, `"value":"Linux,Windows"`) {
+		t.Errorf("GET %s after the POST = %d %s, want 200 with the new value", url, status, body)
+	}
+	if status, _ := do(t, http.MethodGet, url, "demo-outsider-token", ""); status != http.StatusNotFound {
+		t.Errorf("GET %s with a token that cannot see it = %d, want 404", url, status)
+	}
+
+	if err := s.stop(); err != nil {
+		t.Fatalf("run after a graceful stop: %v, want nil", err)
+	}
+	logs := s.logs.String()
+	if !strings.Contains(logs, "route=") || !strings.Contains(logs, "login=octocat") {
+		t.Errorf("the logs have no request lines:\n%s", logs)
+	}
+	if strings.Contains(logs, "-token") {
+		t.Errorf("the logs show a token:\n%s", logs)
+	}
+}
+
+// TestPrintedCommands runs every curl command of the start-up message, in
+// order, and checks that each gets the status its comment names, under the
+// default mount and under a prefix.
+func TestPrintedCommands(t *testing.T) {
+	for _, tt := range []struct {
+		args         []string
+		base, header string
+	}{
+		{nil, "/", "X-Service-Api-Version"},
+		{[]string{"-prefix", "/api/v3/", "-vendor", "GitHub"}, "/api/v3/", "X-GitHub-Api-Version"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			s := startServer(t, tt.args...)
+			if !strings.HasSuffix(s.base, ":"+portOf(s.base)+tt.base) {
+				t.Fatalf("listening on %s, want the path %s", s.base, tt.base)
+			}
+			client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			expect := regexp.MustCompile(`^  # .*\(expect ([0-9]{3})\)$`)
+			ran := 0
+			for i, line := range s.message {
+				cmd, ok := strings.CutPrefix(line, "  curl ")
+				if !ok {
+					continue
+				}
+				m := expect.FindStringSubmatch(s.message[i-1])
+				if m == nil {
+					t.Fatalf("the line before %q is %q, want a comment naming the status", line, s.message[i-1])
+				}
+				req := curlRequest(t, cmd)
+				if !strings.HasPrefix(req.URL.String(), s.base+"repos/") {
+					t.Errorf("%s: URL is not under %s", line, s.base)
+				}
+				if req.Header.Get(tt.header) == "" {
+					t.Errorf("%s: no %s header", line, tt.header)
+				}
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if want, _ := strconv.Atoi(m[1]); resp.StatusCode != want {
+					t.Errorf("%s\n=> %d %s, want %d", line, resp.StatusCode, body, want)
+				}
+				if loc := resp.Header.Get("Location"); loc != "" && !strings.HasPrefix(loc, s.base+"repos/") {
+					t.Errorf("%s\n=> Location %s, want it under %s", line, loc, s.base)
+				}
+				ran++
+			}
+			// A list, five adds, a set, a delete, a renamed repository, a
+			// deleted issue and a transferred issue.
+			if ran != 11 {
+				t.Errorf("ran %d curl commands, want 11:\n%s", ran, strings.Join(s.message, "\n"))
+			}
+		})
+	}
+}
+
+// portOf returns the port of a URL http://host:port/...
+func portOf(url string) string {
+	hostPort, _, _ := strings.Cut(strings.TrimPrefix(url, "http://"), "/")
+	return hostPort[strings.LastIndex(hostPort, ":")+1:]
+}
+
+// curlRequest returns the request that the arguments of a printed curl
+// command make: options -sS, -i, -X, -H and -d, and a URL.
+func curlRequest(t *testing.T, args string) *http.Request {
+	t.Helper()
+	method, url, body := http.MethodGet, "", ""
+	header := http.Header{}
+	words := shellWords(t, args)
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; w {
+		case "-sS", "-i":
+		case "-X", "-H", "-d":
+			i++
+			if i == len(words) {
+				t.Fatalf("%s without a value in %q", w, args)
+			}
+			switch w {
+			case "-X":
+				method = words[i]
+			case "-H":
+				name, value, _ := strings.Cut(words[i], ": ")
+				header.Add(name, value)
+			case "-d":
+				body = words[i]
+			}
+		default:
+			if strings.HasPrefix(w, "-") || url != "" {
+				t.Fatalf("unexpected argument %q in %q", w, args)
+			}
+			url = w
+		}
+	}
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header
+	return req
+}
+
+// shellWords splits s into words as a POSIX shell does, for words that are
+// plain or single-quoted.
+func shellWords(t *testing.T, s string) []string {
+	t.Helper()
+	var words []string
+	var word strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			word.WriteByte(c)
+		case c == '\'':
+			quoted, inWord = true, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			word.WriteByte(s[i])
+			inWord = true
+		case c == ' ':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		case strings.IndexByte(`"$*?;&|<>(){}`+"`", c) >= 0:
+			t.Fatalf("unquoted %q in %q", c, s)
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unterminated quote in %q", s)
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+func TestShellQuote(t *testing.T) {
+	for _, s := range []string{"plain", "it's", `{"a": "b c"}`, "''", ""} {
+		if got := shellWords(t, shellQuote(s)); len(got) != 1 || got[0] != s {
+			t.Errorf("shellWords(shellQuote(%q)) = %q", s, got)
+		}
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want options
+	}{
+		{nil, options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service"}},
+		{[]string{"-prefix", "/"}, options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service"}},
+		{[]string{"-prefix", "/api/"}, options{addr: "127.0.0.1:8080", prefix: "/api", vendor: "Service"}},
+		{[]string{"-addr", ":9000", "-prefix", "/api/v3", "-vendor", "GitHub"}, options{addr: ":9000", prefix: "/api/v3", vendor: "GitHub"}},
+	} {
+		got, err := parseFlags(tt.args, io.Discard)
+		if err != nil || got != tt.want {
+			t.Errorf("parseFlags(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
+		}
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-prefix", "api"}, `-prefix "api": a prefix must start with "/", such as /api`},
+		{[]string{"-prefix", ""}, `-prefix "": a prefix must start with "/", such as /api`},
+		{[]string{"-prefix", "/a b"}, `-prefix "/a b": each segment of a prefix is letters, digits, '.', '_', '~' or '-' (and not . or ..), such as /api/v3`},
+		{[]string{"-prefix", "/api//v3"}, `-prefix "/api//v3": each segment of a prefix is letters, digits, '.', '_', '~' or '-' (and not . or ..), such as /api/v3`},
+		{[]string{"-prefix", "/api/../x"}, `-prefix "/api/../x": each segment of a prefix is letters, digits, '.', '_', '~' or '-' (and not . or ..), such as /api/v3`},
+		{[]string{"-prefix", "/{owner}"}, `-prefix "/{owner}": each segment of a prefix is letters, digits, '.', '_', '~' or '-' (and not . or ..), such as /api/v3`},
+		{[]string{"-vendor", "Git-Hub"}, `-vendor "Git-Hub": want letters and digits, such as Service or GitHub`},
+		{[]string{"-vendor", ""}, `-vendor "": want letters and digits, such as Service or GitHub`},
+		{[]string{"-addr", "8080"}, `-addr "8080": want host:port, such as 127.0.0.1:8080`},
+		{[]string{"-port", "8080"}, `flag provided but not defined: -port (-h lists the flags)`},
+		{[]string{"serve"}, `unexpected argument "serve" (-h lists the flags)`},
+	} {
+		err := run(context.Background(), tt.args, io.Discard, io.Discard)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("run(%q) = %v, want %s", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-h"}, &out, io.Discard); err != nil {
+		t.Fatalf("run(-h) = %v, want nil", err)
+	}
+	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help does not mention %s:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"time"
+
+	"github.com/issuefields/issuefields"
+)
+
+// A tokenTable is the server's issuefields.TokenVerifier: it knows a fixed set
+// of tokens, each with a kind, a login and permissions per repository. It
+// keeps only the SHA-256 of each token, so a presented token is never compared
+// with a stored one byte by byte: its hash is looked up. It is safe for
+// concurrent use because it does not change after loading.
+type tokenTable struct {
+	byHash map[[sha256.Size]byte]*tokenEntry
+}
+
+// A tokenEntry is what the table knows about one token: everything but the
+// token itself.
+type tokenEntry struct {
+	principal issuefields.Principal
+	// expiresAt is the time from which the token is refused; the zero time
+	// means never.
+	expiresAt time.Time
+	// repos are the token's permissions by repository ID, which stays the
+	// same when a repository is renamed or transferred. A repository that is
+	// not listed is not visible to the token.
+	repos map[int64]issuefields.RepositoryPermissions
+}
+
+// newTokenTable returns an empty table.
+func newTokenTable() *tokenTable {
+	return &tokenTable{byHash: make(map[[sha256.Size]byte]*tokenEntry)}
+}
+
+// add adds token with the given entry. It reports false, and adds nothing, if
+// the table already has the token.
+func (t *tokenTable) add(token string, e *tokenEntry) bool {
+	h := sha256.Sum256([]byte(token))
+	if _, ok := t.byHash[h]; ok {
+		return false
+	}
+	e.principal.Permissions = e.permissions
+	t.byHash[h] = e
+	return true
+}
+
+// entry returns the entry of token, or nil if the table does not know it.
+func (t *tokenTable) entry(token string) *tokenEntry {
+	return t.byHash[sha256.Sum256([]byte(token))]
+}
+
+// VerifyToken returns the principal of token. It returns
+// issuefields.ErrBadCredentials for a token the table does not know or whose
+// expiry has passed.
+func (t *tokenTable) VerifyToken(_ context.Context, token string) (*issuefields.Principal, error) {
+	e := t.entry(token)
+	if e == nil || e.expired(time.Now()) {
+		return nil, issuefields.ErrBadCredentials
+	}
+	p := e.principal
+	return &p, nil
+}
+
+// expired reports whether the token is refused at now.
+func (e *tokenEntry) expired(now time.Time) bool {
+	return !e.expiresAt.IsZero() && !now.Before(e.expiresAt)
+}
+
+// permissions returns the token's permissions in repo: those listed for it,
+// found by its stable ID, and none (not even visibility) otherwise.
+func (e *tokenEntry) permissions(_ context.Context, repo issuefields.Repository) (issuefields.RepositoryPermissions, error) {
+	return e.repos[repo.ID], nil
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/issuefields/issuefields"
+)
+
+// stopLine is the last line of the start-up message.
+const stopLine = "Stop the server with Ctrl-C."
+
+// printUsage writes the start-up message: the data that d serves, its
+// tokens and what each may do, and curl commands to try against base, the
+// server's address and mount prefix (without a trailing slash). vendor is the
+// word of the API's header names.
+func printUsage(w io.Writer, base, vendor string, d *dataset) error {
+	now := time.Now()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, o := range d.file.Organizations {
+		fmt.Fprintf(tw, "\nIssue fields of organization %s:\n", o.Login)
+		for _, f := range o.Fields {
+			kind := f.DataType
+			if len(f.Options) > 0 {
+				names := make([]string, len(f.Options))
+				for i, opt := range f.Options {
+					names[i] = opt.Name
+				}
+				kind += " (" + strings.Join(names, ", ") + ")"
+			}
+			fmt.Fprintf(tw, "  %d\t%s\t%s\n", f.ID, f.Name, kind)
+		}
+	}
+	fmt.Fprintf(tw, "\nRepositories:\n")
+	for i, rd := range d.file.Repositories {
+		fmt.Fprintf(tw, "  %s/%s\t%s\t%s\n", d.repos[i].Owner, d.repos[i].Name, visibility(d.repos[i]), issueSummary(rd))
+	}
+	fmt.Fprintf(tw, "\nTokens (send one as \"Authorization: Bearer TOKEN\"):\n")
+	for _, td := range d.file.Tokens {
+		for i, line := range abilities(d.tokens.entry(td.Token), d.repos, now) {
+			if i == 0 {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", td.Token, td.Kind, td.Login, line)
+			} else {
+				fmt.Fprintf(tw, "  \t\t\t%s\n", line)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	token, exs := d.examples(now)
+	if len(exs) > 0 {
+		fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
+	}
+	for _, ex := range exs {
+		fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, token, ex))
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", stopLine)
+	return err
+}
+
+// visibility says whether repo is public or private.
+func visibility(repo issuefields.Repository) string {
+	if repo.Private {
+		return "private"
+	}
+	return "public"
+}
+
+// issueSummary describes the issues of rd and its former names in a line.
+func issueSummary(rd repositoryData) string {
+	var live []string
+	var parts []string
+	for _, is := range rd.Issues {
+		switch {
+		case is.Deleted:
+			parts = append(parts, fmt.Sprintf("#%d deleted", is.Number))
+		case is.TransferredTo != nil:
+			to := is.TransferredTo
+			parts = append(parts, fmt.Sprintf("#%d transferred to %s/%s#%d", is.Number, to.Owner, to.Name, to.Number))
+		default:
+			live = append(live, fmt.Sprintf("#%d", is.Number))
+		}
+	}
+	if len(live) > 0 {
+		parts = append([]string{"issues " + strings.Join(live, ", ")}, parts...)
+	}
+	for _, name := range rd.RenamedFrom {
+		parts = append(parts, "formerly "+rd.Owner+"/"+name)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// curl returns the curl command of ex against base with token.
+func curl(base, vendor, token string, ex example) string {
+	args := []string{"curl", "-sS"}
+	if ex.headers {
+		args = append(args, "-i")
+	}
+	if ex.method != http.MethodGet {
+		args = append(args, "-X", ex.method)
+	}
+	args = append(args, shellQuote(base+ex.path),
+		"-H", shellQuote("Authorization: Bearer "+token),
+		"-H", shellQuote("X-"+vendor+"-Api-Version: "+issuefields.DefaultAPIVersion))
+	if ex.body != "" {
+		args = append(args, "-d", shellQuote(ex.body))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
