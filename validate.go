@@ -292,3 +292,19 @@ func optionNames(f *Field) string {
 	}
 	return strings.Join(quoted, ", ")
 }
+
+// ParseValue converts raw, a value in the request format of the add operation
+// (an option name for single_select, an array of option names for
+// multi_select), to the store's form for field f, by the same rules the
+// handler applies to requests. It is for tools that fill a store from data
+// written in the request format; its error says what f accepts.
+func (f Field) ParseValue(raw json.RawMessage) (Value, error) {
+	if !json.Valid(raw) {
+		return Value{}, fmt.Errorf("field %q: value is not JSON", f.Name)
+	}
+	v, msg := parseValue(&f, raw, true)
+	if msg != "" {
+		return Value{}, errors.New(msg)
+	}
+	return v, nil
+}
