@@ -7,7 +7,6 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-
 // issueValues converts the values of an issue of repo, given in the API's
 // request format, to the store's form, checking each against its field
 // among fields with the rules the API applies to a request. at is the place
@@ -41,4 +40,3 @@ func notAField(repo issuefields.Repository, id int64) string {
 	}
 	return fmt.Sprintf("field %d is not a field of organization %q", id, repo.Owner)
 }
-
