@@ -1,5 +1,8 @@
 module github.com/issuefields/issuefields
 
-go 1.24
+go 1.24.0
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require (
+	github.com/google/go-cmp v0.7.0
+	golang.org/x/time v0.14.0
+)
