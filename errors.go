@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // httpError is an answer other than success: the status, the message the
@@ -15,6 +16,9 @@ type httpError struct {
 	code string
 	// errors lists the invalid parts of a request for 422 answers.
 	errors []FieldError
+	// retryAfter is the Retry-After header in seconds; 503 answers without
+	// one say "1".
+	retryAfter string
 	// location is the Location of a redirect, repeated in the body's url.
 	location string
 	// cause is logged with the request id; it never reaches the client.
@@ -37,6 +41,14 @@ var (
 	errNoPushAccess           = &httpError{status: http.StatusForbidden, message: "Must have push access to this repository"}
 	errNotFound               = &httpError{status: http.StatusNotFound, message: "Not Found"}
 )
+
+// secondaryRateLimited is the 422 of a write over the secondary rate limit,
+// which may be retried after wait.
+func secondaryRateLimited(wait time.Duration) error {
+	seconds := retryAfterSeconds(wait)
+	return &httpError{status: http.StatusUnprocessableEntity, retryAfter: seconds,
+		message: "You have exceeded a secondary rate limit for writes. Please wait " + seconds + " seconds before you try again."}
+}
 
 // notAccessibleBy is the 403 for a token whose permissions do not cover the
 // operation, worded by the token's kind.

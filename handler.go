@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Config configures a Handler. Store and Verifier are required; every other
@@ -37,11 +38,33 @@ type Config struct {
 	// one is refused with 413. The zero value means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
+	// Notifier is told of every write that changed something. The zero
+	// value means DiscardNotifier.
+	Notifier Notifier
+
+	// NotifyTimeout bounds each call of the Notifier. The zero value means
+	// DefaultNotifyTimeout.
+	NotifyTimeout time.Duration
+
+	// WriteLimits is the secondary rate limit on add, set and delete, per
+	// principal. The zero value means DefaultWritesPerMinute and
+	// DefaultWritesPerHour.
+	WriteLimits WriteLimits
+
+	// MaxInFlight is the most requests the handler serves at once; more are
+	// answered at once with 503 and Retry-After instead of waiting in a queue
+	// without bound. The zero value means no limit.
+	MaxInFlight int
+
 	// Logger receives one line per request (request id, method, route,
 	// status, duration, caller's login) and the causes of 500 and 503
 	// answers. Tokens are never logged. The zero value means slog.Default().
 	Logger *slog.Logger
 }
+
+// DefaultNotifyTimeout bounds each call of the Notifier when
+// Config.NotifyTimeout is zero.
+const DefaultNotifyTimeout = 5 * time.Second
 
 // DefaultDocumentationURL is the documentation address of error bodies when
 // Config.DocumentationURL is empty: the public documentation of the API this
@@ -58,14 +81,18 @@ const (
 // Handler serves the Issue Field Values API. It is an http.Handler, safe for
 // concurrent use, created with New.
 type Handler struct {
-	store        Store
-	verifier     TokenVerifier
-	docURL       string
-	maxBodyBytes int64
-	log          *slog.Logger
-	header       headerNames
-	ids          *requestIDs
-	mux          *http.ServeMux
+	store         Store
+	verifier      TokenVerifier
+	docURL        string
+	maxBodyBytes  int64
+	log           *slog.Logger
+	notifier      Notifier
+	notifyTimeout time.Duration
+	inFlight      inFlightLimit
+	writeLimiter  *writeLimiter
+	header        headerNames
+	ids           *requestIDs
+	mux           *http.ServeMux
 }
 
 // headerNames are the vendor-specific header names.
@@ -91,6 +118,12 @@ func New(cfg Config) (*Handler, error) {
 	if !vendorPattern.MatchString(cfg.Vendor) {
 		errs = append(errs, fmt.Errorf("Config.Vendor %q is not letters and digits", cfg.Vendor))
 	}
+	if cfg.NotifyTimeout < 0 {
+		errs = append(errs, fmt.Errorf("Config.NotifyTimeout is negative (%v)", cfg.NotifyTimeout))
+	}
+	if cfg.MaxInFlight < 0 {
+		errs = append(errs, fmt.Errorf("Config.MaxInFlight is negative (%d)", cfg.MaxInFlight))
+	}
 	if cfg.MaxBodyBytes < 0 {
 		errs = append(errs, fmt.Errorf("Config.MaxBodyBytes is negative (%d)", cfg.MaxBodyBytes))
 	}
@@ -106,12 +139,22 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Notifier == nil {
+		cfg.Notifier = DiscardNotifier
+	}
+	if cfg.NotifyTimeout == 0 {
+		cfg.NotifyTimeout = DefaultNotifyTimeout
+	}
 	h := &Handler{
-		store:        cfg.Store,
-		verifier:     cfg.Verifier,
-		docURL:       cfg.DocumentationURL,
-		maxBodyBytes: cfg.MaxBodyBytes,
-		log:          cfg.Logger,
+		store:         cfg.Store,
+		verifier:      cfg.Verifier,
+		docURL:        cfg.DocumentationURL,
+		maxBodyBytes:  cfg.MaxBodyBytes,
+		log:           cfg.Logger,
+		notifier:      cfg.Notifier,
+		notifyTimeout: cfg.NotifyTimeout,
+		inFlight:      newInFlightLimit(cfg.MaxInFlight),
+		writeLimiter:  newWriteLimiter(cfg.WriteLimits),
 		header: headerNames{
 			version:         "X-" + cfg.Vendor + "-Api-Version",
 			versionSelected: "X-" + cfg.Vendor + "-Api-Version-Selected",
@@ -129,6 +172,12 @@ func New(cfg Config) (*Handler, error) {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := h.startRequest(w)
 	defer h.logRequest(rec, r)
+	defer h.recoverPanic(rec, r)
+	if !h.inFlight.acquire() {
+		h.writeError(rec, r, nil, errOverloaded)
+		return
+	}
+	defer h.inFlight.release()
 	if !isCleanPath(r.URL.Path) {
 		// ServeMux would redirect to the clean path, dropping the mount
 		// prefix; no path of the API has //, . or .. in it.
@@ -225,6 +274,11 @@ func (h *Handler) resolve(c *call) error {
 	if !strings.EqualFold(repo.Owner, owner) || !strings.EqualFold(repo.Name, name) {
 		return c.redirect(repo, number)
 	}
+	if c.route.write {
+		if ok, wait := h.writeLimiter.allow(string(principal.Kind) + ":" + principal.Login); !ok {
+			return secondaryRateLimited(wait)
+		}
+	}
 	issue, err := h.store.Issue(c.ctx(), repo, number)
 	if err != nil {
 		return err
@@ -252,9 +306,15 @@ func (h *Handler) listValues(c *call) error {
 		return err
 	}
 	key := c.issue.Key()
-	values, _, err := h.store.Values(c.ctx(), key)
+	values, version, err := h.store.Values(c.ctx(), key)
 	if err != nil {
 		return err
+	}
+	tag := etagOf(version, fields)
+	c.w.Header().Set("ETag", tag)
+	if etagListMatches(strings.Join(c.r.Header.Values("If-None-Match"), ","), tag, true) {
+		c.w.WriteHeader(http.StatusNotModified)
+		return nil
 	}
 	items := render(key, fields, values)
 	p := pageOf(c.r.URL.Query(), len(items))
@@ -264,15 +324,15 @@ func (h *Handler) listValues(c *call) error {
 }
 
 // addValues serves POST: the listed fields get their new values, others keep theirs.
-func (h *Handler) addValues(c *call) error { return h.writeValues(c, true, merge) }
+func (h *Handler) addValues(c *call) error { return h.writeValues(c, ActionAdded, true, merge) }
 
 // setValues serves PUT: the issue holds exactly the listed values afterwards.
-func (h *Handler) setValues(c *call) error { return h.writeValues(c, false, replaceAll) }
+func (h *Handler) setValues(c *call) error { return h.writeValues(c, ActionSet, false, replaceAll) }
 
 // writeValues reads and validates the body of an add or set, applies it with
 // the mutation that newMutation makes of the validated values, and answers
 // with the issue's whole list.
-func (h *Handler) writeValues(c *call, allowArrays bool, newMutation func([]Value) mutation) error {
+func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutation func([]Value) mutation) error {
 	body, err := readBody(c.w, c.r, h.maxBodyBytes)
 	if err != nil {
 		return err
@@ -289,12 +349,11 @@ func (h *Handler) writeValues(c *call, allowArrays bool, newMutation func([]Valu
 	if err != nil {
 		return err
 	}
-	key := c.issue.Key()
-	result, err := h.commit(c.ctx(), key, newMutation(updates))
+	result, err := h.write(c, action, fields, newMutation(updates))
 	if err != nil {
 		return err
 	}
-	return h.writeJSON(c.w, http.StatusOK, render(key, fields, result.after))
+	return h.writeJSON(c.w, http.StatusOK, render(c.issue.Key(), fields, result.after))
 }
 
 // deleteValue serves DELETE: the field's value goes.
@@ -306,11 +365,46 @@ func (h *Handler) deleteValue(c *call) error {
 	if fieldByID(fields, c.fieldID) == nil {
 		return errNoValue
 	}
-	if _, err := h.commit(c.ctx(), c.issue.Key(), removeField(c.fieldID)); err != nil {
+	if _, err := h.write(c, ActionDeleted, fields, removeField(c.fieldID)); err != nil {
 		return err
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// write commits m on the issue of c under the request's If-Match, sets the
+// ETag of the result, and tells the notifier when something changed.
+func (h *Handler) write(c *call, action Action, fields []Field, m mutation) (commitResult, error) {
+	result, err := h.commit(c.ctx(), c.issue.Key(), fields, c.r.Header.Get("If-Match"), m)
+	if err != nil {
+		return result, err
+	}
+	c.w.Header().Set("ETag", etagOf(result.version, fields))
+	if result.changed {
+		h.notify(c, newEvent(action, c.issue, c.principal, fields, result))
+	}
+	return result, nil
+}
+
+// notify gives e to the notifier, with a context that the client's disconnect
+// does not cancel, bounded by the notify timeout. The write has committed:
+// a failure or a panic of the notifier is logged and changes nothing else.
+func (h *Handler) notify(c *call, e Event) {
+	if len(e.Changes) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.LogAttrs(ctx, slog.LevelError, "notifier panicked",
+				slog.String("request_id", c.w.id), slog.String("event_id", e.ID), slog.Any("panic", p))
+		}
+	}()
+	if err := h.notifier.Notify(ctx, e); err != nil {
+		h.log.LogAttrs(ctx, slog.LevelError, "notifier failed",
+			slog.String("request_id", c.w.id), slog.String("event_id", e.ID), slog.Any("error", err))
+	}
 }
 
 // isCleanPath reports whether p is a rooted path that path.Clean leaves as it

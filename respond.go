@@ -88,7 +88,10 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, 
 			slog.Int("status", e.status),
 			slog.Any("error", e.cause))
 	}
-	if e.status == http.StatusServiceUnavailable {
+	switch {
+	case e.retryAfter != "":
+		w.Header().Set("Retry-After", e.retryAfter)
+	case e.status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "1")
 	}
 	if e.location != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"time"
 )
@@ -41,7 +42,7 @@ func replaceAll(updates []Value) mutation {
 
 // errNoValue is the 404 of a delete for a field that has no value on the
 // issue.
-var errNoValue = &httpError{status: 404, message: "Not Found"}
+var errNoValue = &httpError{status: http.StatusNotFound, message: "Not Found"}
 
 // removeField is delete: the value of field id goes; it is a 404 when there is none.
 func removeField(id int64) mutation {
@@ -57,30 +58,43 @@ func removeField(id int64) mutation {
 // commitResult is what a write did to an issue's values.
 type commitResult struct {
 	before, after []Value
+	// version is the store's version of after.
+	version Version
 	// changed is false when the write left the values as they were and so
 	// was not stored.
 	changed bool
 }
 
+// errPreconditionFailed is the 412 of a write whose If-Match no longer
+// matches the issue's values.
+var errPreconditionFailed = &httpError{status: http.StatusPreconditionFailed,
+	message: "Precondition Failed: the issue's field values changed since the ETag in If-Match was issued. Read them again and retry."}
+
 // commit applies m to the issue's values with the store's compare-and-set,
 // reading and applying again when a concurrent write got there first, at most
-// maxCommitAttempts times.
-func (h *Handler) commit(ctx context.Context, key IssueKey, m mutation) (commitResult, error) {
+// maxCommitAttempts times. When ifMatch (an If-Match header) is not empty, the
+// values must still have one of its entity tags, rendered with fields; the
+// check and the write are one compare-and-set, so a client can read, modify
+// and write back without losing a concurrent change.
+func (h *Handler) commit(ctx context.Context, key IssueKey, fields []Field, ifMatch string, m mutation) (commitResult, error) {
 	for attempt := 0; ; attempt++ {
 		current, version, err := h.store.Values(ctx, key)
 		if err != nil {
 			return commitResult{}, err
+		}
+		if ifMatch != "" && !etagListMatches(ifMatch, etagOf(version, fields), false) {
+			return commitResult{}, errPreconditionFailed
 		}
 		next, err := m(current)
 		if err != nil {
 			return commitResult{}, err
 		}
 		if sameValues(current, next) {
-			return commitResult{before: current, after: current}, nil
+			return commitResult{before: current, after: current, version: version}, nil
 		}
-		_, err = h.store.CompareAndSwap(ctx, key, version, next)
+		newVersion, err := h.store.CompareAndSwap(ctx, key, version, next)
 		if err == nil {
-			return commitResult{before: current, after: next, changed: true}, nil
+			return commitResult{before: current, after: next, version: newVersion, changed: true}, nil
 		}
 		if !errors.Is(err, ErrVersionConflict) {
 			return commitResult{}, err
