@@ -1,0 +1,5 @@
+package webhook
+
+// NewWithSleep is New with the function that waits between attempts, so that
+// tests record the waits instead of waiting.
+var NewWithSleep = newNotifier

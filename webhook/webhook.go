@@ -1,0 +1,446 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mathrand "math/rand/v2"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/issuefields/issuefields"
+)
+
+// EventName is the value of the X-<Vendor>-Event header of every delivery.
+const EventName = "issue_field_values"
+
+// The defaults that the zero values of Options fields select.
+const (
+	DefaultQueueSize   = 1000
+	DefaultWorkers     = 4
+	DefaultMaxAttempts = 5
+	DefaultBackoffBase = 500 * time.Millisecond
+	DefaultBackoffMax  = 30 * time.Second
+	DefaultTimeout     = 10 * time.Second
+	DefaultUserAgent   = "issuefields-webhook"
+	DefaultVendor      = "Service"
+)
+
+// ErrClosed is returned by Notify after Close was called.
+var ErrClosed = errors.New("webhook: notifier is closed")
+
+// ErrQueueFull is returned, wrapped, by Notify when the queue holds
+// Options.QueueSize events already; the event is dropped.
+var ErrQueueFull = errors.New("webhook: queue is full, event dropped")
+
+// Options configures a Notifier. Secret is required; every other field has a
+// default, given in its comment, that its zero value selects.
+type Options struct {
+	// Secret is the key of the HMAC-SHA256 signature of every delivery.
+	// Required: every delivery is signed. Use a long random string and
+	// share it with the receiver only. It is never logged.
+	Secret []byte
+
+	// Client sends the requests. The zero value means a client that does
+	// not follow redirects, so that a redirect is a failed attempt rather
+	// than a request to another address.
+	Client *http.Client
+
+	// Timeout bounds each attempt, from sending the request to reading the
+	// answer. The zero value means DefaultTimeout.
+	Timeout time.Duration
+
+	// QueueSize is how many events may wait for delivery; Notify drops an
+	// event that finds the queue full. The zero value means
+	// DefaultQueueSize.
+	QueueSize int
+
+	// Workers is how many deliveries may be under way at once. The zero
+	// value means DefaultWorkers.
+	Workers int
+
+	// MaxAttempts is how many times an event is sent before it counts as
+	// failed. The zero value means DefaultMaxAttempts; 1 means no retry.
+	MaxAttempts int
+
+	// BackoffBase is the wait before the second attempt; each later wait
+	// doubles, up to BackoffMax. A wait is a random duration between half
+	// of that and all of it. The zero values mean DefaultBackoffBase and
+	// DefaultBackoffMax; BackoffMax may not be less than BackoffBase.
+	BackoffBase time.Duration
+	BackoffMax  time.Duration
+
+	// Logger receives a line per dropped event and per failed event (event
+	// id, action, delivery id, attempts, and the last status or error), and
+	// debug lines per attempt. The zero value means slog.Default().
+	Logger *slog.Logger
+
+	// UserAgent is the User-Agent header of deliveries. The zero value
+	// means DefaultUserAgent.
+	UserAgent string
+
+	// Vendor is the word in the names of the headers: X-<Vendor>-Event,
+	// X-<Vendor>-Delivery and X-<Vendor>-Signature-256, as Config.Vendor is
+	// in the API's headers. The zero value means DefaultVendor; "GitHub"
+	// gives GitHub's names. It must be letters and digits.
+	Vendor string
+}
+
+// Stats counts what happened to the events given to Notify. Once Close has
+// returned, every event that Notify accepted or dropped is counted in exactly
+// one of them; an event refused with ErrClosed is not counted.
+type Stats struct {
+	// Delivered counts events that a receiver accepted with a 2xx answer.
+	Delivered uint64
+	// Failed counts events that were refused or unreachable on every one
+	// of Options.MaxAttempts attempts.
+	Failed uint64
+	// Dropped counts events that Notify refused because the queue was full.
+	Dropped uint64
+	// Abandoned counts events that Close gave up on when its context ended.
+	Abandoned uint64
+}
+
+// A Notifier delivers events to one URL. It is an issuefields.Notifier, safe
+// for concurrent use, created with New and stopped with Close.
+type Notifier struct {
+	url         string
+	secret      []byte
+	client      *http.Client
+	timeout     time.Duration
+	maxAttempts int
+	backoffBase time.Duration
+	backoffMax  time.Duration
+	log         *slog.Logger
+	userAgent   string
+	header      headerNames
+
+	// sleep waits for d, or returns ctx.Err() when ctx ends first.
+	sleep func(ctx context.Context, d time.Duration) error
+
+	// mu guards closed and sending on queue, so that no send follows
+	// close(queue).
+	mu     sync.RWMutex
+	closed bool
+	queue  chan *delivery
+
+	// ctx is the context of every attempt; abandon cancels it.
+	ctx     context.Context
+	abandon context.CancelFunc
+
+	closeOnce sync.Once
+	done      chan struct{} // closed when every worker has returned
+
+	delivered, failed, dropped, abandoned atomic.Uint64
+}
+
+var _ issuefields.Notifier = (*Notifier)(nil)
+
+// headerNames are the vendor-specific header names.
+type headerNames struct {
+	event, delivery, signature string
+}
+
+// delivery is one event, ready to be sent.
+type delivery struct {
+	id        string
+	eventID   string
+	action    issuefields.Action
+	body      []byte
+	signature string
+}
+
+var vendorPattern = regexp.MustCompile(`^[A-Za-z0-9]+$`)
+
+// New returns a Notifier that delivers to rawURL, an absolute http or https
+// URL, and starts its workers. It returns an error that names what is wrong
+// in rawURL or opts.
+func New(rawURL string, opts Options) (*Notifier, error) {
+	return newNotifier(rawURL, opts, sleepContext)
+}
+
+// newNotifier is New with the function that waits between attempts.
+func newNotifier(rawURL string, opts Options, sleep func(context.Context, time.Duration) error) (*Notifier, error) {
+	var errs []error
+	if u, err := url.Parse(rawURL); err != nil {
+		// The error's text would repeat the URL, and with it a password.
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
+		errs = append(errs, fmt.Errorf("the URL does not parse: %w", err))
+	} else if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		errs = append(errs, fmt.Errorf("the URL %q is not an absolute http or https URL", u.Redacted()))
+	}
+	if len(opts.Secret) == 0 {
+		errs = append(errs, errors.New("Options.Secret is empty: every delivery is signed"))
+	}
+	if opts.Vendor == "" {
+		opts.Vendor = DefaultVendor
+	}
+	if !vendorPattern.MatchString(opts.Vendor) {
+		errs = append(errs, fmt.Errorf("Options.Vendor %q is not letters and digits", opts.Vendor))
+	}
+	for _, v := range []struct {
+		name string
+		n    int64
+	}{
+		{"Timeout", int64(opts.Timeout)},
+		{"QueueSize", int64(opts.QueueSize)},
+		{"Workers", int64(opts.Workers)},
+		{"MaxAttempts", int64(opts.MaxAttempts)},
+		{"BackoffBase", int64(opts.BackoffBase)},
+		{"BackoffMax", int64(opts.BackoffMax)},
+	} {
+		if v.n < 0 {
+			errs = append(errs, fmt.Errorf("Options.%s is negative", v.name))
+		}
+	}
+	if opts.BackoffBase == 0 {
+		opts.BackoffBase = DefaultBackoffBase
+	}
+	if opts.BackoffMax == 0 {
+		opts.BackoffMax = DefaultBackoffMax
+	}
+	if opts.BackoffBase > 0 && opts.BackoffMax > 0 && opts.BackoffMax < opts.BackoffBase {
+		errs = append(errs, fmt.Errorf("Options.BackoffMax (%v) is less than Options.BackoffBase (%v)", opts.BackoffMax, opts.BackoffBase))
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("webhook.New: %w", errors.Join(errs...))
+	}
+	if opts.Client == nil {
+		opts.Client = &http.Client{
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.QueueSize == 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	if opts.Workers == 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.MaxAttempts == 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.UserAgent == "" {
+		opts.UserAgent = DefaultUserAgent
+	}
+	ctx, abandon := context.WithCancel(context.Background())
+	n := &Notifier{
+		url:         rawURL,
+		secret:      bytes.Clone(opts.Secret),
+		client:      opts.Client,
+		timeout:     opts.Timeout,
+		maxAttempts: opts.MaxAttempts,
+		backoffBase: opts.BackoffBase,
+		backoffMax:  opts.BackoffMax,
+		log:         opts.Logger,
+		userAgent:   opts.UserAgent,
+		header: headerNames{
+			event:     "X-" + opts.Vendor + "-Event",
+			delivery:  "X-" + opts.Vendor + "-Delivery",
+			signature: "X-" + opts.Vendor + "-Signature-256",
+		},
+		sleep:   sleep,
+		queue:   make(chan *delivery, opts.QueueSize),
+		ctx:     ctx,
+		abandon: abandon,
+		done:    make(chan struct{}),
+	}
+	var wg sync.WaitGroup
+	for range opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n.work()
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(n.done)
+	}()
+	return n, nil
+}
+
+// Notify queues e for delivery and returns without waiting for the network,
+// so it does not use ctx, and the delivery does not carry ctx's values or
+// deadline. It returns an error wrapping ErrQueueFull, and logs the drop,
+// when the queue is full, and ErrClosed after Close was called.
+func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
+	body, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("webhook: encoding event %s: %w", e.ID, err)
+	}
+	d := &delivery{
+		id:        rand.Text(),
+		eventID:   e.ID,
+		action:    e.Action,
+		body:      body,
+		signature: Sign(n.secret, body),
+	}
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	if n.closed {
+		return ErrClosed
+	}
+	select {
+	case n.queue <- d:
+		return nil
+	default:
+	}
+	n.dropped.Add(1)
+	n.log.Warn("webhook: queue is full, event dropped",
+		"event_id", d.eventID, "action", d.action, "queue_size", cap(n.queue))
+	return fmt.Errorf("event %s: %w", e.ID, ErrQueueFull)
+}
+
+// Close stops accepting events and delivers those that are queued, with
+// their retries. It returns nil once they are all delivered or failed. If
+// ctx ends first, Close cancels the attempts under way, gives up on the
+// events left, counting them in Stats.Abandoned, and returns ctx.Err() once
+// the workers have stopped. Close may be called more than once; a call after
+// the queue is done returns nil.
+func (n *Notifier) Close(ctx context.Context) error {
+	n.closeOnce.Do(func() {
+		n.mu.Lock()
+		n.closed = true
+		close(n.queue)
+		n.mu.Unlock()
+	})
+	select {
+	case <-n.done:
+		n.abandon() // releases the context of the attempts
+		return nil
+	case <-ctx.Done():
+	}
+	before := n.abandoned.Load()
+	n.abandon()
+	<-n.done
+	if k := n.abandoned.Load() - before; k > 0 {
+		n.log.Warn("webhook: closed before the queue was delivered", "abandoned", k)
+	}
+	return ctx.Err()
+}
+
+// Stats returns the counts so far. It is safe to call at any time.
+func (n *Notifier) Stats() Stats {
+	return Stats{
+		Delivered: n.delivered.Load(),
+		Failed:    n.failed.Load(),
+		Dropped:   n.dropped.Load(),
+		Abandoned: n.abandoned.Load(),
+	}
+}
+
+// work delivers queued events until the queue is closed and empty. Once the
+// notifier is abandoned, it counts the events left without sending them.
+func (n *Notifier) work() {
+	for d := range n.queue {
+		if n.ctx.Err() != nil {
+			n.abandoned.Add(1)
+			continue
+		}
+		n.deliver(d)
+	}
+}
+
+// deliver sends d until an attempt succeeds, the attempts are used up or
+// the notifier is abandoned, and counts the outcome.
+func (n *Notifier) deliver(d *delivery) {
+	for attempt := 1; ; attempt++ {
+		err := n.post(d)
+		if err == nil {
+			n.delivered.Add(1)
+			n.log.Debug("webhook: delivered",
+				"event_id", d.eventID, "action", d.action, "delivery", d.id, "attempt", attempt)
+			return
+		}
+		if n.ctx.Err() != nil {
+			n.abandoned.Add(1)
+			return
+		}
+		if attempt >= n.maxAttempts {
+			n.failed.Add(1)
+			n.log.Error("webhook: delivery failed",
+				"event_id", d.eventID, "action", d.action, "delivery", d.id, "attempts", attempt, "err", err)
+			return
+		}
+		wait := n.backoff(attempt)
+		n.log.Debug("webhook: attempt failed, retrying",
+			"event_id", d.eventID, "action", d.action, "delivery", d.id, "attempt", attempt, "retry_in", wait, "err", err)
+		if n.sleep(n.ctx, wait) != nil {
+			n.abandoned.Add(1)
+			return
+		}
+	}
+}
+
+// post makes one attempt to deliver d. It returns nil for a 2xx answer.
+func (n *Notifier) post(d *delivery) error {
+	ctx, cancel := context.WithTimeout(n.ctx, n.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.url, bytes.NewReader(d.body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", n.userAgent)
+	req.Header.Set(n.header.event, EventName)
+	req.Header.Set(n.header.delivery, d.id)
+	req.Header.Set(n.header.signature, d.signature)
+	resp, err := n.client.Do(req)
+	if err != nil {
+		return err
+	}
+	// Reading some of the answer lets the connection be reused.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fmt.Errorf("receiver answered %s", resp.Status)
+	}
+	return nil
+}
+
+// backoff returns the wait after the given number of failed attempts: a
+// random duration between half of BackoffBase·2^(attempts-1), capped at
+// BackoffMax, and all of it.
+func (n *Notifier) backoff(attempts int) time.Duration {
+	d := n.backoffBase
+	for i := 1; i < attempts && d < n.backoffMax; i++ {
+		if d > n.backoffMax/2 {
+			d = n.backoffMax
+			break
+		}
+		d *= 2
+	}
+	d = min(d, n.backoffMax)
+	half := d / 2
+	return half + mathrand.N(d-half+1)
+}
+
+// sleepContext waits for d, or returns ctx.Err() when ctx ends first.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
