@@ -61,6 +61,23 @@ type options struct {
 	addr   string
 	prefix string // "" for the root, else "/segment..." without a trailing slash
 	vendor string
+	// writeLimit and writeLimitHourly are the secondary rate limits on
+	// writes per principal; 0 turns one off.
+	writeLimit, writeLimitHourly int
+	// webhookURL receives every event, signed with webhookSecret; without
+	// it, events are logged.
+	webhookURL, webhookSecret string
+}
+
+// writeLimits returns the handler's rate limit configuration for opts.
+func (opts options) writeLimits() issuefields.WriteLimits {
+	off := func(n int) int {
+		if n == 0 {
+			return -1
+		}
+		return n
+	}
+	return issuefields.WriteLimits{PerMinute: off(opts.writeLimit), PerHour: off(opts.writeLimitHourly)}
 }
 
 // run serves the API as the command line args say until ctx is done, then
@@ -79,7 +96,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("demo data: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	h, err := issuefields.New(issuefields.Config{Store: d.store, Verifier: d.tokens, Vendor: opts.vendor, Logger: logger})
+	notifier, closeNotifier, err := newNotifier(opts, logger)
+	if err != nil {
+		return err
+	}
+	h, err := issuefields.New(issuefields.Config{
+		Store:       d.store,
+		Verifier:    d.tokens,
+		Vendor:      opts.vendor,
+		Logger:      logger,
+		Notifier:    notifier,
+		WriteLimits: opts.writeLimits(),
+	})
 	if err != nil {
 		return err
 	}
@@ -122,6 +150,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("graceful stop: %w", err)
 	}
+	if err := closeNotifier(sctx); err != nil {
+		return fmt.Errorf("draining the webhook queue: %w", err)
+	}
 	logger.Info("stopped")
 	return nil
 }
@@ -135,6 +166,10 @@ func parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
 	fs.StringVar(&opts.prefix, "prefix", "/", "`path` to mount the API under, such as /api")
 	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
+	fs.IntVar(&opts.writeLimit, "write-limit", issuefields.DefaultWritesPerMinute, "most writes a minute per token; 0 turns the limit off")
+	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", issuefields.DefaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
+	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` to POST every event to, signed with -webhook-secret; without it, events are logged")
+	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256)")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
@@ -153,6 +188,12 @@ func parseFlags(args []string, stdout io.Writer) (options, error) {
 	}
 	if opts.prefix, err = cleanPrefix(opts.prefix); err != nil {
 		return opts, err
+	}
+	if opts.writeLimit < 0 || opts.writeLimitHourly < 0 {
+		return opts, fmt.Errorf("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")
+	}
+	if opts.webhookURL != "" && opts.webhookSecret == "" {
+		return opts, fmt.Errorf("-webhook needs -webhook-secret, the secret that signs each delivery")
 	}
 	if !vendorPattern.MatchString(opts.vendor) {
 		return opts, fmt.Errorf("-vendor %q: want letters and digits, such as Service or GitHub", opts.vendor)

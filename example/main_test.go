@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/issuefields/issuefields"
 	"io"
 	"net/http"
 	"regexp"
@@ -307,19 +308,39 @@ func TestShellQuote(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
+	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500}
+	with := func(change func(*options)) options {
+		o := defaults
+		change(&o)
+		return o
+	}
 	for _, tt := range []struct {
 		args []string
 		want options
 	}{
-		{nil, options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service"}},
-		{[]string{"-prefix", "/"}, options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service"}},
-		{[]string{"-prefix", "/api/"}, options{addr: "127.0.0.1:8080", prefix: "/api", vendor: "Service"}},
-		{[]string{"-addr", ":9000", "-prefix", "/api/v3", "-vendor", "GitHub"}, options{addr: ":9000", prefix: "/api/v3", vendor: "GitHub"}},
+		{nil, defaults},
+		{[]string{"-prefix", "/"}, defaults},
+		{[]string{"-prefix", "/api/"}, with(func(o *options) { o.prefix = "/api" })},
+		{[]string{"-addr", ":9000", "-prefix", "/api/v3", "-vendor", "GitHub"},
+			with(func(o *options) { o.addr, o.prefix, o.vendor = ":9000", "/api/v3", "GitHub" })},
+		{[]string{"-write-limit", "0", "-write-limit-hourly", "20"},
+			with(func(o *options) { o.writeLimit, o.writeLimitHourly = 0, 20 })},
+		{[]string{"-webhook", "http://127.0.0.1:9999/hook", "-webhook-secret", "s3cret"},
+			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},
 	} {
 		got, err := parseFlags(tt.args, io.Discard)
 		if err != nil || got != tt.want {
 			t.Errorf("parseFlags(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
 		}
+	}
+}
+
+// TestWriteLimitsFromFlags checks that 0 turns a limit off rather than
+// selecting the handler's default.
+func TestWriteLimitsFromFlags(t *testing.T) {
+	got := options{writeLimit: 0, writeLimitHourly: 20}.writeLimits()
+	if want := (issuefields.WriteLimits{PerMinute: -1, PerHour: 20}); got.PerMinute != want.PerMinute || got.PerHour != want.PerHour {
+		t.Errorf("writeLimits() = %+v, want %+v", got, want)
 	}
 }
 
@@ -339,6 +360,9 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-addr", "8080"}, `-addr "8080": want host:port, such as 127.0.0.1:8080`},
 		{[]string{"-port", "8080"}, `flag provided but not defined: -port (-h lists the flags)`},
 		{[]string{"serve"}, `unexpected argument "serve" (-h lists the flags)`},
+		{[]string{"-write-limit", "-1"}, `-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off`},
+		{[]string{"-webhook", "http://127.0.0.1:9999/hook"}, `-webhook needs -webhook-secret, the secret that signs each delivery`},
+		{[]string{"-webhook", "ftp://x/hook", "-webhook-secret", "s"}, `-webhook: webhook.New: the URL "ftp://x/hook" is not an absolute http or https URL`},
 	} {
 		err := run(context.Background(), tt.args, io.Discard, io.Discard)
 		if err == nil || err.Error() != tt.want {

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/webhook"
+)
+
+// newNotifier returns the notifier the options ask for: webhook deliveries to
+// opts.webhookURL, or else a log line per event. closeFn drains what is still
+// queued, within the bound of its context.
+func newNotifier(opts options, logger *slog.Logger) (n issuefields.Notifier, closeFn func(context.Context) error, err error) {
+	if opts.webhookURL == "" {
+		return logEvents(logger), func(context.Context) error { return nil }, nil
+	}
+	hook, err := webhook.New(opts.webhookURL, webhook.Options{
+		Secret: []byte(opts.webhookSecret),
+		Vendor: opts.vendor,
+		Logger: logger,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("-webhook: %w", err)
+	}
+	return hook, hook.Close, nil
+}
+
+// logEvents is a notifier that writes each event to the log.
+func logEvents(logger *slog.Logger) issuefields.Notifier {
+	return issuefields.NotifierFunc(func(ctx context.Context, e issuefields.Event) error {
+		attrs := []slog.Attr{
+			slog.String("id", e.ID),
+			slog.String("action", string(e.Action)),
+			slog.String("repository", e.Repository.Owner+"/"+e.Repository.Name),
+			slog.Int64("issue", e.IssueNumber),
+			slog.String("actor", e.Actor.Login),
+		}
+		for _, c := range e.Changes {
+			attrs = append(attrs, slog.Group(fmt.Sprintf("field_%d", c.FieldID),
+				slog.Any("before", valueOrNone(c.Before)), slog.Any("after", valueOrNone(c.After))))
+		}
+		logger.LogAttrs(ctx, slog.LevelInfo, "event", attrs...)
+		return nil
+	})
+}
+
+// valueOrNone returns the value of item for a log line, or "none".
+func valueOrNone(item *issuefields.FieldValue) any {
+	if item == nil {
+		return "none"
+	}
+	return item.Value
+}
