@@ -153,6 +153,9 @@ func parseValue(f *Field, raw json.RawMessage, allowArrays bool) (Value, string)
 		if !ok {
 			return v, what + ": value must be a string."
 		}
+		if hasLoneSurrogate(raw) {
+			return v, what + `: value must be valid Unicode, without a \u escape of half a surrogate pair.`
+		}
 		if n := utf8.RuneCountInString(s); n < 1 || n > MaxTextLength {
 			return v, fmt.Sprintf("%s: value must be 1 to %d characters long, not %d.", what, MaxTextLength, n)
 		}
@@ -232,6 +235,48 @@ func jsonString(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// hasLoneSurrogate reports whether the JSON string raw has a \u escape of a
+// UTF-16 surrogate that is not half of a pair, which encoding/json would
+// silently turn into U+FFFD.
+func hasLoneSurrogate(raw json.RawMessage) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character
+		if i >= len(raw) || raw[i] != 'u' {
+			continue
+		}
+		switch r := escapedRune(raw, i+1); {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+6 >= len(raw) || raw[i+5] != '\\' || raw[i+6] != 'u' {
+				return true
+			}
+			if low := escapedRune(raw, i+7); low < 0xDC00 || low > 0xDFFF {
+				return true
+			}
+			i += 6 // the low half, checked here
+		}
+		i += 4
+	}
+	return false
+}
+
+// escapedRune returns the UTF-16 code unit written as four hex digits at
+// raw[i:], or -1.
+func escapedRune(raw []byte, i int) rune {
+	if i+4 > len(raw) {
+		return -1
+	}
+	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 16)
+	if err != nil {
+		return -1
+	}
+	return rune(n)
 }
 
 // positiveInt decodes raw if it is a JSON integer literal from 1 to 2^63-1,

@@ -1,0 +1,190 @@
+package issuefields_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/issuefields/issuefields"
+)
+
+func TestAPIVersionHeader(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		header   []string // name, value to send; none for no header
+		status   int
+		selected string
+	}{
+		{"absent", nil, http.StatusOK, "2026-03-10"},
+		{"empty", []string{"X-Service-Api-Version", ""}, http.StatusOK, "2026-03-10"},
+		{"2026-03-10", []string{"X-Service-Api-Version", "2026-03-10"}, http.StatusOK, "2026-03-10"},
+		{"2022-11-28", []string{"X-Service-Api-Version", "2022-11-28"}, http.StatusOK, "2022-11-28"},
+		{"another date", []string{"X-Service-Api-Version", "2024-01-01"}, http.StatusBadRequest, ""},
+		{"a word", []string{"X-Service-Api-Version", "latest"}, http.StatusBadRequest, ""},
+		{"with spaces", []string{"X-Service-Api-Version", "2026-03-10 "}, http.StatusBadRequest, ""},
+		{"another vendor's header is ignored", []string{"X-GitHub-Api-Version", "1999-01-01"}, http.StatusOK, "2026-03-10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			type request struct{ method, target, body string }
+			for _, rq := range []request{
+				{"GET", valuesPath(org, publicRepo, 1), ""},
+				{"POST", valuesPath(org, publicRepo, 2), writeBody(fieldItem(notesID, `"v"`))},
+			} {
+				h, s := newFixtureHandler(t)
+				r := doWithHeader(t, h, rq.method, rq.target, writerToken, rq.body, tc.header...)
+				if r.status != tc.status {
+					t.Fatalf("%s: status %d, want %d: %s", rq.method, r.status, tc.status, r.body)
+				}
+				if got := r.header.Get("X-Service-Api-Version-Selected"); got != tc.selected {
+					t.Errorf("%s: X-Service-Api-Version-Selected %q, want %q", rq.method, got, tc.selected)
+				}
+				values, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, 2))
+				if rq.method == "POST" && (len(values) == 1) != (tc.status == http.StatusOK) {
+					t.Errorf("POST answered %d and the store holds %+v", r.status, values)
+				}
+				if tc.status != http.StatusBadRequest {
+					continue
+				}
+				var e errorResponse
+				r.json(t, &e)
+				if e.Status != "400" || !strings.Contains(e.Message, "2026-03-10") || !strings.Contains(e.Message, "2022-11-28") {
+					t.Errorf("%s: body %s, want a 400 naming both supported versions", rq.method, r.body)
+				}
+			}
+		})
+	}
+}
+
+// TestSelectedVersionOnEveryAnswer checks that answers other than 200 carry
+// the selected version too.
+func TestSelectedVersionOnEveryAnswer(t *testing.T) {
+	h, _ := newFixtureHandler(t)
+	for _, rq := range []struct {
+		method, target, body string
+		status               int
+	}{
+		{"GET", "/nowhere", "", 404},
+		{"PATCH", valuesPath(org, publicRepo, 1), "", 405},
+		{"GET", valuesPath(org, publicRepo, 3), "", 410},
+		{"GET", valuesPath(org, "old-name", 1), "", 301},
+		{"POST", valuesPath(org, publicRepo, 1), writeBody(fieldItem(99, `1`)), 422},
+		{"DELETE", valuesPath(org, publicRepo, 1) + "/1", "", 204},
+	} {
+		r := doWithHeader(t, h, rq.method, rq.target, writerToken, rq.body, "X-Service-Api-Version", "2022-11-28")
+		if r.status != rq.status || r.header.Get("X-Service-Api-Version-Selected") != "2022-11-28" {
+			t.Errorf("%s %s: %d, X-Service-Api-Version-Selected %q; want %d, 2022-11-28",
+				rq.method, rq.target, r.status, r.header.Get("X-Service-Api-Version-Selected"), rq.status)
+		}
+	}
+}
+
+func TestVendorHeaders(t *testing.T) {
+	h := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t), Vendor: "GitHub"})
+	for _, tc := range []struct {
+		name, method, target, body, version string
+		status                              int
+		selected, permissions               string
+	}{
+		{"list", "GET", valuesPath(org, publicRepo, 1), "", "2022-11-28", 200, "2022-11-28", "issues=read"},
+		{"list without version", "GET", valuesPath(org, publicRepo, 1), "", "", 200, "2026-03-10", "issues=read"},
+		{"add", "POST", valuesPath(org, publicRepo, 1), writeBody(fieldItem(notesID, `"x"`)), "2026-03-10", 200, "2026-03-10", "issues=write; pull_requests=write"},
+		{"unsupported version", "GET", valuesPath(org, publicRepo, 1), "", "2020-01-01", 400, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			header := []string{"X-Service-Api-Version", "not a version"}
+			if tc.version != "" {
+				header = append(header, "X-GitHub-Api-Version", tc.version)
+			}
+			r := doWithHeader(t, h, tc.method, tc.target, writerToken, tc.body, header...)
+			if r.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.body)
+			}
+			if got := r.header.Get("X-GitHub-Api-Version-Selected"); got != tc.selected {
+				t.Errorf("X-GitHub-Api-Version-Selected %q, want %q", got, tc.selected)
+			}
+			if tc.permissions != "" {
+				if got := r.header.Get("X-Accepted-GitHub-Permissions"); got != tc.permissions {
+					t.Errorf("X-Accepted-GitHub-Permissions %q, want %q", got, tc.permissions)
+				}
+			}
+			if r.header.Get("X-GitHub-Request-Id") == "" {
+				t.Error("no X-GitHub-Request-Id")
+			}
+			for name := range r.header {
+				if strings.Contains(strings.ToLower(name), "service") {
+					t.Errorf("header %s with Vendor GitHub", name)
+				}
+			}
+		})
+	}
+}
+
+// TestRequestIDs checks that every answer has its own request id, and that
+// the request's log line carries it.
+func TestRequestIDs(t *testing.T) {
+	var log bytes.Buffer
+	s := newFixtureStore(t)
+	h := newConfiguredHandler(t, issuefields.Config{Store: s, Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	requests := []struct {
+		method, target, body, version string
+		status                        int
+	}{
+		{"GET", valuesPath(org, publicRepo, 1), "", "", 200},
+		{"GET", valuesPath(org, publicRepo, 1), "", "", 200},
+		{"POST", valuesPath(org, publicRepo, 1), writeBody(fieldItem(notesID, `"x"`)), "", 200},
+		{"PUT", valuesPath(org, publicRepo, 1), writeBody(fieldItem(notesID, `""`)), "", 422},
+		{"DELETE", valuesPath(org, publicRepo, 1) + "/1", "", "", 204},
+		{"GET", valuesPath(org, publicRepo, 3), "", "", 410},
+		{"GET", valuesPath(org, "old-name", 1), "", "", 301},
+		{"GET", "/nowhere", "", "", 404},
+		{"GET", valuesPath(org, publicRepo, 0), "", "", 404},
+		{"PATCH", valuesPath(org, publicRepo, 1), "", "", 405},
+		{"GET", valuesPath(org, publicRepo, 1), "", "1.0", 400},
+		{"POST", valuesPath(org, publicRepo, 1), "{", "", 400},
+	}
+	ids := map[string]string{} // request id → method and target
+	for _, rq := range requests {
+		log.Reset()
+		var header []string
+		if rq.version != "" {
+			header = []string{"X-Service-Api-Version", rq.version}
+		}
+		r := doWithHeader(t, h, rq.method, rq.target, writerToken, rq.body, header...)
+		what := rq.method + " " + rq.target
+		if r.status != rq.status {
+			t.Errorf("%s: status %d, want %d: %s", what, r.status, rq.status, r.body)
+		}
+		id := r.header.Get("X-Service-Request-Id")
+		if id == "" {
+			t.Errorf("%s: no X-Service-Request-Id", what)
+			continue
+		}
+		if other, ok := ids[id]; ok {
+			t.Errorf("%s: request id %q was already given to %s", what, id, other)
+		}
+		ids[id] = what
+
+		var lines []map[string]any
+		sc := bufio.NewScanner(&log)
+		for sc.Scan() {
+			var line map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+				t.Fatalf("log line is not JSON: %v: %s", err, sc.Text())
+			}
+			if line["msg"] == "request" {
+				lines = append(lines, line)
+			}
+		}
+		if len(lines) != 1 {
+			t.Errorf("%s: %d request log lines, want 1", what, len(lines))
+			continue
+		}
+		if lines[0]["request_id"] != id || lines[0]["method"] != rq.method || lines[0]["status"] != float64(rq.status) {
+			t.Errorf("%s: log line %v, want request_id %q, method %s, status %d", what, lines[0], id, rq.method, rq.status)
+		}
+	}
+}

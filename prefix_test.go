@@ -1,0 +1,151 @@
+package issuefields_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestMountPrefix mounts the handler under several prefixes and checks that
+// every URL it writes keeps the prefix, and that it serves nothing outside.
+func TestMountPrefix(t *testing.T) {
+	for _, mount := range []struct {
+		name   string
+		prefix string // as given to ServeMux.Handle
+		noMux  bool   // StripPrefix alone is the server's handler
+	}{
+		{"root", "", false},
+		{"api", "/api", false},
+		{"deep", "/a/b/c/", false},
+		{"api without ServeMux", "/api", true},
+	} {
+		t.Run(mount.name, func(t *testing.T) {
+			h, s := newFixtureHandler(t)
+			strip := strings.TrimSuffix(mount.prefix, "/")
+			var root http.Handler = h
+			switch {
+			case mount.noMux:
+				root = http.StripPrefix(strip, h)
+			case mount.prefix != "":
+				mux := http.NewServeMux()
+				mux.Handle(strip+"/", http.StripPrefix(strip, h))
+				root = mux
+			}
+			srv := httptest.NewServer(root)
+			defer srv.Close()
+			base := srv.URL + strip
+
+			noRedirects := *srv.Client()
+			noRedirects.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+			send := func(client *http.Client, method, url, body string) response {
+				t.Helper()
+				req, err := http.NewRequest(method, url, strings.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Authorization", "Bearer "+writerToken)
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return response{status: resp.StatusCode, header: resp.Header, body: string(b)}
+			}
+
+			if r := send(&noRedirects, "GET", base+valuesPath(org, publicRepo, 1), ""); r.status != http.StatusOK || len(fieldIDs(t, r)) != len(fixtureValues) {
+				t.Errorf("GET: %d %s", r.status, r.body)
+			}
+
+			page := valuesPath(org, publicRepo, 1)
+			r := send(&noRedirects, "GET", base+page+"?per_page=2&page=2", "")
+			links := parseLink(t, r.header.Get("Link"))
+			if len(links) != 4 {
+				t.Errorf("Link %q, want four links", r.header.Get("Link"))
+			}
+			for rel, u := range links {
+				if got := u.Scheme + "://" + u.Host + u.Path; got != base+page || u.Query().Get("per_page") != "2" {
+					t.Errorf("link %s is %s, want %s?per_page=2&page=…", rel, u, base+page)
+				}
+			}
+
+			for _, rd := range []struct {
+				method, from, to, body string
+				status                 int
+			}{
+				{"GET", valuesPath(org, "old-name", 1) + "?page=1", valuesPath(org, "renamed", 1) + "?page=1", "", http.StatusMovedPermanently},
+				{"POST", valuesPath(org, "old-name", 1), valuesPath(org, "renamed", 1), writeBody(), http.StatusTemporaryRedirect},
+				{"DELETE", valuesPath(org, publicRepo, 4) + "/1", valuesPath(org, publicRepo, 40) + "/1", "", http.StatusTemporaryRedirect},
+			} {
+				r := send(&noRedirects, rd.method, base+rd.from, rd.body)
+				var e errorResponse
+				_ = json.Unmarshal([]byte(r.body), &e)
+				if want := base + rd.to; r.status != rd.status || r.header.Get("Location") != want || e.URL != want {
+					t.Errorf("%s %s: %d, Location %q, url %q; want %d to %s", rd.method, rd.from, r.status, r.header.Get("Location"), e.URL, rd.status, want)
+				}
+			}
+
+			// A client that follows the redirects repeats the method and body.
+			client := srv.Client()
+			if r := send(client, "POST", base+valuesPath(org, "old-name", 1), writeBody(fieldItem(notesID, `"followed"`))); r.status != http.StatusOK {
+				t.Errorf("POST following the redirect: %d %s", r.status, r.body)
+			}
+			if got, _ := readStored(t, s, issueKeyOf(t, s, org, "renamed", 1)); len(got) != 1 || got[0].Text != "followed" {
+				t.Errorf("after the redirected POST the store holds %+v", got)
+			}
+			if r := send(client, "GET", base+valuesPath(org, "old-name", 1), ""); r.status != http.StatusOK || len(fieldIDs(t, r)) != 1 {
+				t.Errorf("GET following the redirect: %d %s", r.status, r.body)
+			}
+
+			// A path with // or .. is not one of the API's.
+			dirty := base + "/repos/" + org + "//" + publicRepo + "/issues/1/issue-field-values"
+			r = send(&noRedirects, "GET", dirty, "")
+			if loc, err := url.Parse(r.header.Get("Location")); r.status != http.StatusNotFound && (err != nil || !strings.HasPrefix(loc.Path, strip+"/repos/")) {
+				t.Errorf("GET %s: %d, Location %q; want 404 or a redirect under the prefix", dirty, r.status, r.header.Get("Location"))
+			}
+
+			if strip == "" {
+				return
+			}
+			outside := []string{
+				srv.URL + valuesPath(org, publicRepo, 1),
+				srv.URL + "/other" + strip + valuesPath(org, publicRepo, 1),
+			}
+			if !mount.noMux {
+				// StripPrefix alone would pass this on as "x/repos/…".
+				outside = append(outside, srv.URL+strip+"x"+valuesPath(org, publicRepo, 1))
+			}
+			for _, outside := range outside {
+				r := send(&noRedirects, "GET", outside, "")
+				if r.status != http.StatusNotFound || r.header.Get("X-Service-Request-Id") != "" {
+					t.Errorf("GET %s: %d, request id %q; want the host's 404", outside, r.status, r.header.Get("X-Service-Request-Id"))
+				}
+			}
+		})
+	}
+}
+
+// TestURLsUseRequestHost checks that the URLs the handler writes use the
+// request's host and scheme.
+func TestURLsUseRequestHost(t *testing.T) {
+	h, _ := newFixtureHandler(t)
+	for _, base := range []string{"http://api.example.org", "https://api.example.org:8443"} {
+		r := serve(h, httptest.NewRequest("GET", base+valuesPath(org, publicRepo, 1)+"?per_page=1", nil))
+		for rel, u := range parseLink(t, r.header.Get("Link")) {
+			if !strings.HasPrefix(u.String(), base+"/repos/") {
+				t.Errorf("%s: link %s is %s", base, rel, u)
+			}
+		}
+		r = serve(h, httptest.NewRequest("GET", base+valuesPath(org, "old-name", 1), nil))
+		if want := base + valuesPath(org, "renamed", 1); r.header.Get("Location") != want {
+			t.Errorf("%s: Location %q, want %q", base, r.header.Get("Location"), want)
+		}
+	}
+}
