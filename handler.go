@@ -375,7 +375,8 @@ func (h *Handler) deleteValue(c *call) error {
 // write commits m on the issue of c under the request's If-Match, sets the
 // ETag of the result, and tells the notifier when something changed.
 func (h *Handler) write(c *call, action Action, fields []Field, m mutation) (commitResult, error) {
-	result, err := h.commit(c.ctx(), c.issue.Key(), fields, c.r.Header.Get("If-Match"), m)
+	// Several If-Match lines are one list, as RFC 9110 section 5.3 has it.
+	result, err := h.commit(c.ctx(), c.issue.Key(), fields, strings.Join(c.r.Header.Values("If-Match"), ","), m)
 	if err != nil {
 		return result, err
 	}
