@@ -1,6 +1,7 @@
 package issuefields
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -42,6 +43,16 @@ func etagListMatches(header, tag string, weak bool) bool {
 		}
 	}
 	return false
+}
+
+// headerList returns the values of r's header name as one comma-separated
+// list, however many lines they came on, as HTTP reads repeated lines.
+func headerList(r *http.Request, name string) string {
+	values := r.Header[name]
+	if len(values) == 1 {
+		return values[0]
+	}
+	return strings.Join(values, ",")
 }
 
 // fnv is a 64-bit FNV-1a hash, written out so that hashing allocates nothing.

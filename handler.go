@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/textproto"
 	"path"
 	"regexp"
 	"strings"
@@ -95,9 +96,10 @@ type Handler struct {
 	mux           *http.ServeMux
 }
 
-// headerNames are the vendor-specific header names.
+// headerNames are the names of the headers the handler writes, in canonical
+// form, the vendor-specific ones built from Config.Vendor.
 type headerNames struct {
-	version, versionSelected, permissions, requestID string
+	version, versionSelected, permissions, requestID, etag string
 }
 
 var vendorPattern = regexp.MustCompile(`^[A-Za-z0-9]+$`)
@@ -156,10 +158,11 @@ func New(cfg Config) (*Handler, error) {
 		inFlight:      newInFlightLimit(cfg.MaxInFlight),
 		writeLimiter:  newWriteLimiter(cfg.WriteLimits),
 		header: headerNames{
-			version:         "X-" + cfg.Vendor + "-Api-Version",
-			versionSelected: "X-" + cfg.Vendor + "-Api-Version-Selected",
-			permissions:     "X-Accepted-" + cfg.Vendor + "-Permissions",
-			requestID:       "X-" + cfg.Vendor + "-Request-Id",
+			version:         textproto.CanonicalMIMEHeaderKey("X-" + cfg.Vendor + "-Api-Version"),
+			versionSelected: textproto.CanonicalMIMEHeaderKey("X-" + cfg.Vendor + "-Api-Version-Selected"),
+			permissions:     textproto.CanonicalMIMEHeaderKey("X-Accepted-" + cfg.Vendor + "-Permissions"),
+			requestID:       textproto.CanonicalMIMEHeaderKey("X-" + cfg.Vendor + "-Request-Id"),
+			etag:            textproto.CanonicalMIMEHeaderKey("ETag"),
 		},
 		ids: newRequestIDs(),
 		mux: http.NewServeMux(),
@@ -202,7 +205,7 @@ func (h *Handler) selectVersion(w http.ResponseWriter, r *http.Request, rt *rout
 				h.header.version, version, DefaultAPIVersion, LegacyAPIVersion)})
 		return false
 	}
-	w.Header().Set(h.header.versionSelected, version)
+	setHeader(w, h.header.versionSelected, version)
 	return true
 }
 
@@ -222,7 +225,7 @@ func (c *call) ctx() context.Context { return c.r.Context() }
 // serveRoute serves a request that matched rt.
 func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	rec := w.(*recorder)
-	rec.Header().Set(h.header.permissions, rt.permissions)
+	rec.setHeader(h.header.permissions, rt.permissions)
 	if !h.selectVersion(rec, r, rt) {
 		return
 	}
@@ -311,16 +314,20 @@ func (h *Handler) listValues(c *call) error {
 		return err
 	}
 	tag := etagOf(version, fields)
-	c.w.Header().Set("ETag", tag)
-	if etagListMatches(strings.Join(c.r.Header.Values("If-None-Match"), ","), tag, true) {
+	c.w.setHeader(h.header.etag, tag)
+	if etagListMatches(headerList(c.r, "If-None-Match"), tag, true) {
 		c.w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	items := render(key, fields, values)
-	p := pageOf(c.r.URL.Query(), len(items))
+	var stack [32]renderable
+	items := renderables(stack[:0], fields, values)
+	p := pageOf(c.r.URL.RawQuery, len(items))
 	lo, hi := p.bounds(len(items))
-	p.setLink(c.w, selfURL(c.r))
-	return h.writeJSON(c.w, http.StatusOK, items[lo:hi])
+	if link := p.link(c.r); link != "" {
+		c.w.setHeader("Link", link)
+	}
+	h.writeItems(c.w, key, items[lo:hi])
+	return nil
 }
 
 // addValues serves POST: the listed fields get their new values, others keep theirs.
@@ -353,7 +360,9 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	return h.writeJSON(c.w, http.StatusOK, render(c.issue.Key(), fields, result.after))
+	var stack [32]renderable
+	h.writeItems(c.w, c.issue.Key(), renderables(stack[:0], fields, result.after))
+	return nil
 }
 
 // deleteValue serves DELETE: the field's value goes.
@@ -375,13 +384,12 @@ func (h *Handler) deleteValue(c *call) error {
 // write commits m on the issue of c under the request's If-Match, sets the
 // ETag of the result, and tells the notifier when something changed.
 func (h *Handler) write(c *call, action Action, fields []Field, m mutation) (commitResult, error) {
-	// Several If-Match lines are one list, as RFC 9110 section 5.3 has it.
-	result, err := h.commit(c.ctx(), c.issue.Key(), fields, strings.Join(c.r.Header.Values("If-Match"), ","), m)
+	result, err := h.commit(c.ctx(), c.issue.Key(), fields, headerList(c.r, "If-Match"), m)
 	if err != nil {
 		return result, err
 	}
-	c.w.Header().Set("ETag", etagOf(result.version, fields))
-	if result.changed {
+	c.w.setHeader(h.header.etag, etagOf(result.version, fields))
+	if result.changed && h.notifier != DiscardNotifier {
 		h.notify(c, newEvent(action, c.issue, c.principal, fields, result))
 	}
 	return result, nil

@@ -81,8 +81,12 @@ type NotifierFunc func(ctx context.Context, e Event) error
 func (f NotifierFunc) Notify(ctx context.Context, e Event) error { return f(ctx, e) }
 
 // DiscardNotifier is a Notifier that drops every event. It is the default of
-// Config.Notifier.
-var DiscardNotifier Notifier = NotifierFunc(func(context.Context, Event) error { return nil })
+// Config.Notifier; with it, the handler does not build events at all.
+var DiscardNotifier Notifier = discardNotifier{}
+
+type discardNotifier struct{}
+
+func (discardNotifier) Notify(context.Context, Event) error { return nil }
 
 // newEvent describes the committed write result of action on issue by
 // principal, with the changes in fields' order.
@@ -118,7 +122,7 @@ func renderPointer(key IssueKey, f *Field, v *Value, ok bool) *FieldValue {
 	if !ok {
 		return nil
 	}
-	item, ok := renderOne(key, f, v)
+	item, ok := fieldValue(key, f, v)
 	if !ok {
 		return nil
 	}

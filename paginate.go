@@ -23,12 +23,14 @@ type page struct {
 	last int
 }
 
-// pageOf reads page and per_page from query. A value that is not a positive
-// integer falls back to its default, as the API is lenient here.
-func pageOf(query url.Values, n int) page {
-	p := page{
-		number:  positiveOr(query.Get("page"), 1),
-		perPage: min(positiveOr(query.Get("per_page"), DefaultPerPage), MaxPerPage),
+// pageOf reads page and per_page from rawQuery. A value that is not a
+// positive integer falls back to its default, as the API is lenient here.
+func pageOf(rawQuery string, n int) page {
+	p := page{number: 1, perPage: DefaultPerPage}
+	if rawQuery != "" {
+		query, _ := url.ParseQuery(rawQuery)
+		p.number = positiveOr(query.Get("page"), 1)
+		p.perPage = min(positiveOr(query.Get("per_page"), DefaultPerPage), MaxPerPage)
 	}
 	p.last = max(1, (n+p.perPage-1)/p.perPage)
 	return p
@@ -36,6 +38,9 @@ func pageOf(query url.Values, n int) page {
 
 // positiveOr parses s as a positive integer, or returns def.
 func positiveOr(s string, def int) int {
+	if s == "" {
+		return def
+	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
 		return def
@@ -53,12 +58,13 @@ func (p page) bounds(n int) (lo, hi int) {
 }
 
 // link returns the Link header for p, or "" when the whole list fits on the
-// first page. self is the absolute URL of the request; the links keep its
-// other query parameters.
-func (p page) link(self *url.URL) string {
+// first page. The links are absolute URLs of r with its other query
+// parameters.
+func (p page) link(r *http.Request) string {
 	if p.last == 1 && p.number == 1 {
 		return ""
 	}
+	self := selfURL(r)
 	var rels []string
 	add := func(rel string, number int) {
 		u := *self
@@ -80,11 +86,4 @@ func (p page) link(self *url.URL) string {
 		add("last", p.last)
 	}
 	return strings.Join(rels, ", ")
-}
-
-// setLink sets the Link header of a page, if it has one.
-func (p page) setLink(w http.ResponseWriter, self *url.URL) {
-	if l := p.link(self); l != "" {
-		w.Header().Set("Link", l)
-	}
 }

@@ -6,17 +6,43 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
 // recorder is the ResponseWriter a request is served through: it remembers
-// what the request's log line needs.
+// what the request's log line needs, and holds the values of the headers the
+// handler sets, so that setting them allocates nothing.
 type recorder struct {
 	http.ResponseWriter
 	start  time.Time
 	id     string
 	status int
 	login  string
+	// values holds header values; used counts the slots taken.
+	values [8]string
+	used   int
+}
+
+// setHeader sets the header with the canonical name key to value.
+func (rec *recorder) setHeader(key, value string) {
+	if rec.used == len(rec.values) {
+		rec.Header()[key] = []string{value}
+		return
+	}
+	rec.values[rec.used] = value
+	rec.Header()[key] = rec.values[rec.used : rec.used+1 : rec.used+1]
+	rec.used++
+}
+
+// setHeader sets the header with the canonical name key on w, through the
+// recorder's slots when w is the recorder.
+func setHeader(w http.ResponseWriter, key, value string) {
+	if rec, ok := w.(*recorder); ok {
+		rec.setHeader(key, value)
+		return
+	}
+	w.Header()[key] = []string{value}
 }
 
 // WriteHeader records the status and sends it.
@@ -41,8 +67,8 @@ func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 // startRequest gives a request its id and the headers every answer carries.
 func (h *Handler) startRequest(w http.ResponseWriter) *recorder {
 	rec := &recorder{ResponseWriter: w, start: time.Now(), id: h.ids.next()}
-	rec.Header().Set(h.header.requestID, rec.id)
-	rec.Header().Set(h.header.permissions, "")
+	rec.setHeader(h.header.requestID, rec.id)
+	rec.setHeader(h.header.permissions, "")
 	return rec
 }
 
@@ -69,12 +95,36 @@ func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
 		return err
 	}
 	body.Truncate(body.Len() - 1) // the newline Encode adds
-	header := w.Header()
-	header.Set("Content-Type", "application/json; charset=utf-8")
-	header.Set("Content-Length", strconv.Itoa(body.Len()))
-	w.WriteHeader(status)
-	_, _ = w.Write(body.Bytes())
+	writeBody(w, status, body.Bytes())
 	return nil
+}
+
+// writeItems answers 200 with items, encoded into a pooled buffer.
+func (h *Handler) writeItems(w http.ResponseWriter, issue IssueKey, items []renderable) {
+	buf := bufferPool.Get().(*[]byte)
+	*buf = appendItems((*buf)[:0], issue, items)
+	writeBody(w, http.StatusOK, *buf)
+	if cap(*buf) <= maxPooledBuffer {
+		bufferPool.Put(buf)
+	}
+}
+
+// bufferPool holds buffers that responses are encoded into.
+var bufferPool = sync.Pool{New: func() any {
+	b := make([]byte, 0, 4096)
+	return &b
+}}
+
+// maxPooledBuffer is the largest buffer kept for reuse, so that one huge
+// answer does not keep its memory for good.
+const maxPooledBuffer = 64 << 10
+
+// writeBody answers with status and a JSON body.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	setHeader(w, "Content-Type", "application/json; charset=utf-8")
+	setHeader(w, "Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // writeError answers with the error body for err. rt is the route the request
@@ -90,12 +140,12 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, 
 	}
 	switch {
 	case e.retryAfter != "":
-		w.Header().Set("Retry-After", e.retryAfter)
+		setHeader(w, "Retry-After", e.retryAfter)
 	case e.status == http.StatusServiceUnavailable:
-		w.Header().Set("Retry-After", "1")
+		setHeader(w, "Retry-After", "1")
 	}
 	if e.location != "" {
-		w.Header().Set("Location", e.location)
+		setHeader(w, "Location", e.location)
 	}
 	doc := h.docURL
 	if rt != nil {

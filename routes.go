@@ -62,7 +62,7 @@ func (h *Handler) registerRoutes() {
 			if !h.selectVersion(w, r, nil) {
 				return
 			}
-			w.Header().Set("Allow", allow)
+			setHeader(w, "Allow", allow)
 			h.writeError(w, r, nil, &httpError{status: http.StatusMethodNotAllowed,
 				message: "Method Not Allowed. This path accepts " + allow + "."})
 		})

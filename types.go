@@ -1,10 +1,6 @@
 package issuefields
 
-import (
-	"encoding/base64"
-	"encoding/binary"
-	"strings"
-)
+import "strings"
 
 // FieldValue is one item of the API's responses: the value of one field on
 // one issue, as clients receive it.
@@ -47,33 +43,43 @@ var nodeIDPrefixes = map[DataType]string{
 	Date:         "IFD_",
 }
 
-// nodeID returns the node_id of field's value on issue. It encodes the
-// repository's stable ID, the issue number and the field ID, so it survives
-// renames and transfers of the repository and is the same in every response.
-func nodeID(issue IssueKey, field *Field) string {
-	var raw [3 * binary.MaxVarintLen64]byte
-	b := binary.AppendUvarint(raw[:0], uint64(issue.RepositoryID))
-	b = binary.AppendUvarint(b, uint64(issue.Number))
-	b = binary.AppendUvarint(b, uint64(field.ID))
-	return nodeIDPrefixes[field.DataType] + base64.RawURLEncoding.EncodeToString(b)
-}
-
-// render returns the response items for the stored values of issue, in the
-// order of fields. A value whose field no longer exists, or whose options were
-// all removed from the field, is left out.
-func render(issue IssueKey, fields []Field, values []Value) []FieldValue {
-	items := make([]FieldValue, 0, len(values))
-	for i := range fields {
-		f := &fields[i]
-		v, ok := valueOf(values, f.ID)
-		if !ok {
-			continue
-		}
-		if item, ok := renderOne(issue, f, v); ok {
-			items = append(items, item)
+// fieldValue returns the response item for value v of field f on issue, as
+// a FieldValue, for events. It reports false when v has nothing to show.
+// Responses are encoded by appendItem, which writes what encoding/json writes
+// for the FieldValue this returns.
+func fieldValue(issue IssueKey, f *Field, v *Value) (FieldValue, bool) {
+	if !shown(f, v) {
+		return FieldValue{}, false
+	}
+	item := FieldValue{
+		IssueFieldID:   f.ID,
+		IssueFieldName: f.Name,
+		NodeID:         string(appendNodeID(nil, issue, f)),
+		DataType:       f.DataType,
+	}
+	var opts []FieldValueOption
+	var names []string
+	for i := range f.Options {
+		if o := &f.Options[i]; selected(o, v.OptionIDs) {
+			opts = append(opts, FieldValueOption{ID: o.ID, Name: o.Name, Color: o.Color})
+			names = append(names, o.Name)
 		}
 	}
-	return items
+	switch f.DataType {
+	case Text:
+		item.Value = v.Text
+	case Number:
+		item.Value = v.Number
+	case Date:
+		item.Value = v.Date
+	case SingleSelect:
+		item.Value = opts[0].ID
+		item.SingleSelectOption = &opts[0]
+	case MultiSelect:
+		item.Value = strings.Join(names, ",")
+		item.MultiSelectOptions = opts
+	}
+	return item, true
 }
 
 // valueOf returns the value of field id among values.
@@ -84,59 +90,4 @@ func valueOf(values []Value, id int64) (*Value, bool) {
 		}
 	}
 	return nil, false
-}
-
-// renderOne returns the response item for value v of field f. It reports
-// false when v names no option that f still has.
-func renderOne(issue IssueKey, f *Field, v *Value) (FieldValue, bool) {
-	item := FieldValue{
-		IssueFieldID:   f.ID,
-		IssueFieldName: f.Name,
-		NodeID:         nodeID(issue, f),
-		DataType:       f.DataType,
-	}
-	switch f.DataType {
-	case Text:
-		item.Value = v.Text
-	case Number:
-		item.Value = v.Number
-	case Date:
-		item.Value = v.Date
-	case SingleSelect:
-		opts := selectedOptions(f, v.OptionIDs)
-		if len(opts) == 0 {
-			return item, false
-		}
-		item.Value = opts[0].ID
-		item.SingleSelectOption = &opts[0]
-	case MultiSelect:
-		opts := selectedOptions(f, v.OptionIDs)
-		if len(opts) == 0 {
-			return item, false
-		}
-		names := make([]string, len(opts))
-		for i, o := range opts {
-			names[i] = o.Name
-		}
-		item.Value = strings.Join(names, ",")
-		item.MultiSelectOptions = opts
-	default:
-		return item, false
-	}
-	return item, true
-}
-
-// selectedOptions returns the options of f whose IDs are in ids, in f's
-// option order.
-func selectedOptions(f *Field, ids []int64) []FieldValueOption {
-	var opts []FieldValueOption
-	for _, o := range f.Options {
-		for _, id := range ids {
-			if o.ID == id {
-				opts = append(opts, FieldValueOption{ID: o.ID, Name: o.Name, Color: o.Color})
-				break
-			}
-		}
-	}
-	return opts
 }

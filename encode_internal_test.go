@@ -1,0 +1,157 @@
+package issuefields
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// encodingJSON encodes v as the handler would with encoding/json: HTML
+// escaping off, no trailing newline.
+func encodingJSON(t testing.TB, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// trickyStrings exercise every escaping rule of a JSON string.
+var trickyStrings = []string{
+	"", "plain", `quote " and backslash \`, "tab\tnew\nline\rret", "\b\f\x00\x01\x1f\x7f",
+	"<html> & 'single'", "line\u2028and\u2029para", "émoji 😀 ünïcödé", "bad \xff\xfe utf-8", "\xe2\x80",
+}
+
+// TestAppendItemMatchesEncodingJSON checks the hand-written encoding against
+// encoding/json's encoding of FieldValue, for every data type.
+func TestAppendItemMatchesEncodingJSON(t *testing.T) {
+	issue := IssueKey{RepositoryID: 1296269, Number: 1347}
+	options := []Option{{ID: 1, Name: "High", Color: "red"}, {ID: 2, Name: `Lo"w`, Color: "gr\neen"}, {ID: 1 << 62, Name: "Mid,dle", Color: ""}}
+	type tc struct {
+		field Field
+		value Value
+	}
+	var cases []tc
+	for _, s := range trickyStrings {
+		cases = append(cases,
+			tc{Field{ID: 1, Name: s, DataType: Text}, Value{Text: s}},
+			tc{Field{ID: 4, Name: "Due", DataType: Date}, Value{Date: "2025-12-25"}},
+			tc{Field{ID: 2, Name: "Priority", DataType: SingleSelect, Options: []Option{{ID: 9, Name: s, Color: s}}}, Value{OptionIDs: []int64{9}}},
+		)
+	}
+	for _, n := range []float64{0, 5, -3, 0.1, 42.5, 1e20, 1e21, 1e-6, 1e-7, 123456789e-15, -1.5e-10, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, 1 << 53} {
+		cases = append(cases, tc{Field{ID: 3, Name: "Points", DataType: Number}, Value{Number: n}})
+	}
+	cases = append(cases,
+		tc{Field{ID: 2, Name: "Priority", DataType: SingleSelect, Options: options}, Value{OptionIDs: []int64{1 << 62}}},
+		tc{Field{ID: 5, Name: "Labels", DataType: MultiSelect, Options: options}, Value{OptionIDs: []int64{2}}},
+		tc{Field{ID: 5, Name: "Labels", DataType: MultiSelect, Options: options}, Value{OptionIDs: []int64{1 << 62, 1, 2}}},
+		tc{Field{ID: 1 << 62, Name: "Big", DataType: Text}, Value{Text: "x"}},
+	)
+	for _, c := range cases {
+		c.value.FieldID = c.field.ID
+		want, ok := fieldValue(issue, &c.field, &c.value)
+		if !ok {
+			t.Fatalf("fieldValue(%+v, %+v) shows nothing", c.field, c.value)
+		}
+		got := string(appendItem(nil, issue, &c.field, &c.value))
+		if w := encodingJSON(t, want); got != w {
+			t.Errorf("appendItem for %s:\n got %s\nwant %s", c.field.DataType, got, w)
+		}
+	}
+}
+
+// TestAppendItemsMatchesEncodingJSON checks a whole list, empty included.
+func TestAppendItemsMatchesEncodingJSON(t *testing.T) {
+	issue := IssueKey{RepositoryID: 7, Number: 3}
+	fields := []Field{
+		{ID: 1, Name: "Notes", DataType: Text},
+		{ID: 2, Name: "Gone", DataType: SingleSelect, Options: []Option{{ID: 5, Name: "A"}}},
+		{ID: 3, Name: "Points", DataType: Number},
+	}
+	for _, values := range [][]Value{nil, {{FieldID: 3, Number: 2}, {FieldID: 1, Text: "n"}, {FieldID: 2, OptionIDs: []int64{99}}, {FieldID: 42, Text: "no field"}}} {
+		var want []FieldValue = []FieldValue{}
+		for i := range fields {
+			if v, ok := valueOf(values, fields[i].ID); ok {
+				if item, ok := fieldValue(issue, &fields[i], v); ok {
+					want = append(want, item)
+				}
+			}
+		}
+		got := string(appendItems(nil, issue, renderables(nil, fields, values)))
+		if w := encodingJSON(t, want); got != w {
+			t.Errorf("appendItems(%+v):\n got %s\nwant %s", values, got, w)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range trickyStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendString(nil, s)), encodingJSON(t, s); got != want {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+func FuzzAppendFloat(f *testing.F) {
+	for _, n := range []float64{0, 1, -1, 0.1, 1e21, 1e-7, math.MaxFloat64} {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, n float64) {
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			t.Skip("not a value a number field can hold")
+		}
+		if got, want := string(appendFloat(nil, n)), encodingJSON(t, n); got != want {
+			t.Errorf("appendFloat(%v) = %s, want %s", n, got, want)
+		}
+	})
+}
+
+// BenchmarkEncodeList compares the hand-written encoding of a list of one
+// value of each data type with encoding/json's encoding of the same items.
+func BenchmarkEncodeList(b *testing.B) {
+	issue := IssueKey{RepositoryID: 1296269, Number: 1347}
+	options := []Option{{ID: 1, Name: "Frontend", Color: "blue"}, {ID: 2, Name: "Backend", Color: "green"}}
+	fields := []Field{
+		{ID: 1, Name: "Notes", DataType: Text},
+		{ID: 2, Name: "Priority", DataType: SingleSelect, Options: options},
+		{ID: 3, Name: "Points", DataType: Number},
+		{ID: 4, Name: "Due", DataType: Date},
+		{ID: 5, Name: "Labels", DataType: MultiSelect, Options: options},
+	}
+	values := []Value{{FieldID: 1, Text: "Needs a design review"}, {FieldID: 2, OptionIDs: []int64{1}},
+		{FieldID: 3, Number: 42.5}, {FieldID: 4, Date: "2025-12-25"}, {FieldID: 5, OptionIDs: []int64{1, 2}}}
+	b.Run("appendItems", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		var stack [32]renderable
+		for b.Loop() {
+			buf = appendItems(buf[:0], issue, renderables(stack[:0], fields, values))
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf bytes.Buffer
+		for b.Loop() {
+			items := make([]FieldValue, 0, len(values))
+			for i := range fields {
+				if v, ok := valueOf(values, fields[i].ID); ok {
+					item, _ := fieldValue(issue, &fields[i], v)
+					items = append(items, item)
+				}
+			}
+			buf.Reset()
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(items)
+		}
+	})
+}
