@@ -1,6 +1,7 @@
 package issuefields
 
 import (
+	"encoding/binary"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,7 +11,7 @@ import (
 // store's version of the values changes, and whenever a field definition that
 // the response is rendered from (a name, an option) changes.
 func etagOf(version Version, fields []Field) string {
-	h := newFNV()
+	h := newETagHash()
 	h.addString(string(version))
 	for i := range fields {
 		f := &fields[i]
@@ -55,27 +56,33 @@ func headerList(r *http.Request, name string) string {
 	return strings.Join(values, ",")
 }
 
-// fnv is a 64-bit FNV-1a hash, written out so that hashing allocates nothing.
-type fnv uint64
+// etagHash is a 64-bit hash that reads eight bytes at a step. It must give
+// the same result in every process, so that servers that share a store give
+// the same ETags; hash/maphash, seeded per process, would not.
+type etagHash uint64
 
-func newFNV() fnv { return 14695981039346656037 }
+func newETagHash() etagHash { return 14695981039346656037 }
 
-// addString adds s and a terminator, so that ("ab", "c") and ("a", "bc")
+// addString adds s and its length, so that ("ab", "c") and ("a", "bc")
 // hash differently.
-func (h *fnv) addString(s string) {
+func (h *etagHash) addString(s string) {
+	n := len(s)
+	for len(s) >= 8 {
+		h.mix(binary.LittleEndian.Uint64([]byte(s[:8])))
+		s = s[8:]
+	}
+	var tail uint64
 	for i := 0; i < len(s); i++ {
-		h.addByte(s[i])
+		tail |= uint64(s[i]) << (8 * i)
 	}
-	h.addByte(0xff)
+	h.mix(tail)
+	h.mix(uint64(n))
 }
 
-func (h *fnv) addInt(n int64) {
-	for i := 0; i < 8; i++ {
-		h.addByte(byte(n >> (8 * i)))
-	}
-}
+func (h *etagHash) addInt(n int64) { h.mix(uint64(n)) }
 
-func (h *fnv) addByte(b byte) {
-	*h ^= fnv(b)
-	*h *= 1099511628211
+// mix folds w into the hash: multiply, then fold the high bits down.
+func (h *etagHash) mix(w uint64) {
+	x := (uint64(*h) ^ w) * 0x9E3779B97F4A7C15
+	*h = etagHash(x ^ x>>29)
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/textproto"
-	"path"
 	"regexp"
 	"strings"
 	"time"
@@ -416,12 +415,18 @@ func (h *Handler) notify(c *call, e Event) {
 	}
 }
 
-// isCleanPath reports whether p is a rooted path that path.Clean leaves as it
-// is, but for a trailing slash.
+// isCleanPath reports whether p is a rooted path without empty, "." or ".."
+// segments (but for a trailing slash), as path.Clean would leave it.
 func isCleanPath(p string) bool {
-	clean := path.Clean(p)
-	if strings.HasSuffix(p, "/") && clean != "/" {
-		clean += "/"
+	if p == "" || p[0] != '/' {
+		return false
 	}
-	return p == clean && strings.HasPrefix(p, "/")
+	for rest := p[1:]; rest != ""; {
+		seg, after, more := strings.Cut(rest, "/")
+		if seg == "." || seg == ".." || seg == "" && more {
+			return false
+		}
+		rest = after
+	}
+	return true
 }

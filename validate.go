@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -42,29 +41,45 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 
 // decodeItems checks that body is a JSON object with an issue_field_values
 // array of at most MaxItems entries, and returns the entries undecoded.
-func decodeItems(body []byte) ([]json.RawMessage, error) {
+func decodeItems(body []byte) ([][]byte, error) {
 	if !utf8.Valid(body) || !json.Valid(body) {
 		return nil, &httpError{status: http.StatusBadRequest, message: "Problems parsing JSON"}
 	}
-	var top map[string]json.RawMessage
-	if jsonKind(body) != '{' || json.Unmarshal(body, &top) != nil {
+	body = trimSpace(body)
+	if body[0] != '{' {
 		return nil, &httpError{status: http.StatusBadRequest, message: "Body should be a JSON object"}
 	}
-	raw, ok := top["issue_field_values"]
-	if !ok {
+	var raw []byte
+	eachMember(body, func(key, value []byte) {
+		if keyIs(key, "issue_field_values") {
+			raw = value
+		}
+	})
+	if raw == nil {
 		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "missing_field",
 			Message: `The body needs "issue_field_values", an array of {"field_id", "value"} objects; an empty array clears every value.`})
 	}
-	var items []json.RawMessage
-	if jsonKind(raw) != '[' || json.Unmarshal(raw, &items) != nil {
+	if raw[0] != '[' {
 		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
 			Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
 	}
+	items := make([][]byte, 0, MaxItems)
+	eachElement(raw, func(elem []byte) { items = append(items, elem) })
 	if len(items) > MaxItems {
 		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
 			Message: fmt.Sprintf(`"issue_field_values" has %d items; one request may write at most %d.`, len(items), MaxItems)})
 	}
 	return items, nil
+}
+
+// trimSpace returns data without JSON whitespace around it.
+func trimSpace(data []byte) []byte {
+	data = data[skipSpace(data, 0):]
+	end := len(data)
+	for end > 0 && isSpace(data[end-1]) {
+		end--
+	}
+	return data[:end]
 }
 
 // validationFailed is the 422 for the given errors.
@@ -75,47 +90,59 @@ func validationFailed(errs ...FieldError) error {
 // parseItems turns the items of a request body into values for fields,
 // reporting every invalid item. allowArrays is true for add (POST), which may
 // write multi_select fields, and false for set (PUT).
-func parseItems(items []json.RawMessage, fields []Field, allowArrays bool) ([]Value, error) {
+func parseItems(items [][]byte, fields []Field, allowArrays bool) ([]Value, error) {
 	values := make([]Value, 0, len(items))
 	var errs []FieldError
-	seen := make(map[int64]bool, len(items))
-	for i, raw := range items {
+	var seenIDs [MaxItems]int64
+	seen := seenIDs[:0]
+	for i, item := range items {
 		fail := func(field, code, message string) {
-			errs = append(errs, FieldError{Resource: resourceName, Field: field, Code: code, Message: message, Index: &i})
+			index := i
+			errs = append(errs, FieldError{Resource: resourceName, Field: field, Code: code, Message: message, Index: &index})
 		}
-		var item map[string]json.RawMessage
-		if jsonKind(raw) != '{' || json.Unmarshal(raw, &item) != nil {
+		if item[0] != '{' {
 			fail("issue_field_values", "invalid", `Each item must be an object with "field_id" and "value".`)
 			continue
 		}
-		// Sorted, so that the errors come in the same order every time.
-		for _, key := range slices.Sorted(maps.Keys(item)) {
-			if key != "field_id" && key != "value" {
-				fail(key, "invalid", fmt.Sprintf(`Unknown key %q: an item has exactly "field_id" and "value".`, key))
+		var rawID, rawValue []byte
+		var unknown []string
+		eachMember(item, func(key, value []byte) {
+			switch {
+			case keyIs(key, "field_id"):
+				rawID = value
+			case keyIs(key, "value"):
+				rawValue = value
+			default:
+				if name := stringValue(key); !slices.Contains(unknown, name) {
+					unknown = append(unknown, name)
+				}
 			}
+		})
+		// Sorted, so that the errors come in the same order every time.
+		slices.Sort(unknown)
+		for _, key := range unknown {
+			fail(key, "invalid", fmt.Sprintf(`Unknown key %q: an item has exactly "field_id" and "value".`, key))
 		}
-		rawID, ok := item["field_id"]
-		if !ok {
+		if rawID == nil {
 			fail("field_id", "missing_field", `The item needs "field_id", the ID of an issue field.`)
 			continue
 		}
-		id, ok := positiveInt(rawID)
+		id, ok := parsePositiveInt(string(rawID))
 		if !ok {
 			fail("field_id", "invalid", fmt.Sprintf(`"field_id" must be a positive integer, not %s.`, excerpt(rawID)))
 			continue
 		}
-		if seen[id] {
+		if slices.Contains(seen, id) {
 			fail("field_id", "already_exists", fmt.Sprintf("Issue field %d appears more than once; send each field at most once.", id))
 			continue
 		}
-		seen[id] = true
+		seen = append(seen, id)
 		f := fieldByID(fields, id)
 		if f == nil {
 			fail("field_id", "invalid", fmt.Sprintf("Issue field with id %d not found", id))
 			continue
 		}
-		rawValue, ok := item["value"]
-		if !ok {
+		if rawValue == nil {
 			fail("value", "missing_field", fmt.Sprintf(`The item for field %q needs "value".`, f.Name))
 			continue
 		}
@@ -134,107 +161,146 @@ func parseItems(items []json.RawMessage, fields []Field, allowArrays bool) ([]Va
 
 // parseValue checks raw, the value of one request item, against field f and
 // returns it in the store's form, or a message that says what f accepts. It is
-// the one place that decides which values each data type accepts.
-func parseValue(f *Field, raw json.RawMessage, allowArrays bool) (Value, string) {
+// the one place that decides which values each data type accepts. raw is
+// valid JSON without surrounding whitespace.
+func parseValue(f *Field, raw []byte, allowArrays bool) (Value, string) {
 	v := Value{FieldID: f.ID}
-	kind := jsonKind(raw)
-	what := fmt.Sprintf("Field %q is a %s field", f.Name, f.DataType)
+	kind := raw[0]
 	switch {
 	case kind == 'n':
-		return v, what + ": value must not be null. To remove a field's value, use DELETE on .../issue-field-values/{issue_field_id}."
+		return v, fieldIs(f) + ": value must not be null. To remove a field's value, use DELETE on .../issue-field-values/{issue_field_id}."
 	case f.DataType == MultiSelect && !allowArrays:
-		return v, what + ", which set (PUT) cannot write: use add (POST) with an array of option names."
+		return v, fieldIs(f) + ", which set (PUT) cannot write: use add (POST) with an array of option names."
 	case kind == '[' && f.DataType != MultiSelect:
-		return v, what + ": an array is accepted only for multi_select fields."
+		return v, fieldIs(f) + ": an array is accepted only for multi_select fields."
 	}
 	switch f.DataType {
 	case Text:
-		s, ok := jsonString(raw)
-		if !ok {
-			return v, what + ": value must be a string."
+		if kind != '"' {
+			return v, fieldIs(f) + ": value must be a string."
 		}
 		if hasLoneSurrogate(raw) {
-			return v, what + `: value must be valid Unicode, without a \u escape of half a surrogate pair.`
+			return v, fieldIs(f) + `: value must be valid Unicode, without a \u escape of half a surrogate pair.`
 		}
+		s := stringValue(raw)
 		if n := utf8.RuneCountInString(s); n < 1 || n > MaxTextLength {
-			return v, fmt.Sprintf("%s: value must be 1 to %d characters long, not %d.", what, MaxTextLength, n)
+			return v, fmt.Sprintf("%s: value must be 1 to %d characters long, not %d.", fieldIs(f), MaxTextLength, n)
 		}
 		v.Text = s
 	case Number:
 		if kind != '-' && (kind < '0' || kind > '9') {
-			return v, what + ": value must be a JSON number, not " + excerpt(raw) + "."
+			return v, fieldIs(f) + ": value must be a JSON number, not " + excerpt(raw) + "."
 		}
 		n, err := strconv.ParseFloat(string(raw), 64)
 		if err != nil {
-			return v, what + ": value " + excerpt(raw) + " is out of the range of a 64-bit floating-point number."
+			return v, fieldIs(f) + ": value " + excerpt(raw) + " is out of the range of a 64-bit floating-point number."
 		}
 		v.Number = n + 0 // turns -0 into 0
 	case Date:
-		s, ok := jsonString(raw)
-		if !ok {
-			return v, what + `: value must be a date string "YYYY-MM-DD".`
+		if kind != '"' {
+			return v, fieldIs(f) + `: value must be a date string "YYYY-MM-DD".`
 		}
-		if t, err := time.Parse(time.DateOnly, s); err != nil || t.Format(time.DateOnly) != s {
-			return v, fmt.Sprintf(`%s: %q is not a calendar date written "YYYY-MM-DD".`, what, s)
+		s := stringValue(raw)
+		if !isCalendarDate(s) {
+			return v, fmt.Sprintf(`%s: %q is not a calendar date written "YYYY-MM-DD".`, fieldIs(f), s)
 		}
 		v.Date = s
 	case SingleSelect:
-		name, ok := jsonString(raw)
-		if !ok {
-			return v, fmt.Sprintf("%s: value must be the name of one of its options (%s), not %s.", what, optionNames(f), excerpt(raw))
+		if kind != '"' {
+			return v, fmt.Sprintf("%s: value must be the name of one of its options (%s), not %s.", fieldIs(f), optionNames(f), excerpt(raw))
 		}
+		name := stringValue(raw)
 		o := optionByName(f, name)
 		if o == nil {
-			return v, fmt.Sprintf("%s with no option named %q; valid names are %s.", what, name, optionNames(f))
+			return v, fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), name, optionNames(f))
 		}
 		v.OptionIDs = []int64{o.ID}
 	case MultiSelect:
-		var names []string
-		if kind != '[' || json.Unmarshal(raw, &names) != nil || len(names) == 0 {
-			return v, fmt.Sprintf("%s: value must be a non-empty array of option names from %s.", what, optionNames(f))
-		}
-		selected := make(map[int64]bool, len(names))
-		for _, name := range names {
-			o := optionByName(f, name)
-			if o == nil {
-				return v, fmt.Sprintf("%s with no option named %q; valid names are %s.", what, name, optionNames(f))
-			}
-			if selected[o.ID] {
-				return v, fmt.Sprintf("%s: option %q is listed more than once.", what, name)
-			}
-			selected[o.ID] = true
-		}
-		for _, o := range f.Options {
-			if selected[o.ID] {
-				v.OptionIDs = append(v.OptionIDs, o.ID)
-			}
-		}
+		return parseOptionNames(f, raw)
 	default:
-		return v, what + ", which this server cannot write."
+		return v, fieldIs(f) + ", which this server cannot write."
 	}
 	return v, ""
 }
 
-// jsonKind returns the first byte of the JSON value raw, which tells its kind:
-// '{', '[', '"', 't', 'f', 'n', or the first character of a number.
-func jsonKind(raw []byte) byte {
-	for _, c := range raw {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return c
+// parseOptionNames is parseValue for a multi_select field: raw must be a
+// non-empty array of distinct option names of f. The stored option IDs are in
+// f's option order.
+func parseOptionNames(f *Field, raw []byte) (Value, string) {
+	v := Value{FieldID: f.ID}
+	notNames := func() (Value, string) {
+		return v, fmt.Sprintf("%s: value must be a non-empty array of option names from %s.", fieldIs(f), optionNames(f))
 	}
-	return 0
+	if raw[0] != '[' {
+		return notNames()
+	}
+	var picked []int64
+	var msg string
+	eachElement(raw, func(elem []byte) {
+		if msg != "" {
+			return
+		}
+		if elem[0] != '"' {
+			_, msg = notNames()
+			return
+		}
+		name := stringValue(elem)
+		switch o := optionByName(f, name); {
+		case o == nil:
+			msg = fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), name, optionNames(f))
+		case slices.Contains(picked, o.ID):
+			msg = fmt.Sprintf("%s: option %q is listed more than once.", fieldIs(f), name)
+		default:
+			picked = append(picked, o.ID)
+		}
+	})
+	if msg != "" {
+		return v, msg
+	}
+	if len(picked) == 0 {
+		return notNames()
+	}
+	v.OptionIDs = make([]int64, 0, len(picked))
+	for _, o := range f.Options {
+		if slices.Contains(picked, o.ID) {
+			v.OptionIDs = append(v.OptionIDs, o.ID)
+		}
+	}
+	return v, ""
 }
 
-// jsonString decodes raw if it is a JSON string.
-func jsonString(raw json.RawMessage) (string, bool) {
-	var s string
-	if jsonKind(raw) != '"' || json.Unmarshal(raw, &s) != nil {
-		return "", false
+// fieldIs begins the messages about f's value: Field "Priority" is a
+// single_select field.
+func fieldIs(f *Field) string {
+	return fmt.Sprintf("Field %q is a %s field", f.Name, f.DataType)
+}
+
+// isCalendarDate reports whether s is a real calendar date written
+// YYYY-MM-DD.
+func isCalendarDate(s string) bool {
+	if len(s) != len("2006-01-02") || s[4] != '-' || s[7] != '-' {
+		return false
 	}
-	return s, true
+	year, okY := digits(s[0:4])
+	month, okM := digits(s[5:7])
+	day, okD := digits(s[8:10])
+	if !okY || !okM || !okD || month < 1 || month > 12 || day < 1 {
+		return false
+	}
+	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	return t.Day() == day && int(t.Month()) == month
+}
+
+// digits parses s, which must be decimal digits only.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
 }
 
 // hasLoneSurrogate reports whether the JSON string raw has a \u escape of a
@@ -277,12 +343,6 @@ func escapedRune(raw []byte, i int) rune {
 		return -1
 	}
 	return rune(n)
-}
-
-// positiveInt decodes raw if it is a JSON integer literal from 1 to 2^63-1,
-// written without sign, fraction or exponent.
-func positiveInt(raw json.RawMessage) (int64, bool) {
-	return parsePositiveInt(strings.TrimSpace(string(raw)))
 }
 
 // parsePositiveInt parses s if it is written [1-9][0-9]* and fits in int64.
@@ -347,7 +407,7 @@ func (f Field) ParseValue(raw json.RawMessage) (Value, error) {
 	if !json.Valid(raw) {
 		return Value{}, fmt.Errorf("field %q: value is not JSON", f.Name)
 	}
-	v, msg := parseValue(&f, raw, true)
+	v, msg := parseValue(&f, trimSpace(raw), true)
 	if msg != "" {
 		return Value{}, errors.New(msg)
 	}

@@ -1,28 +1,46 @@
 package memstore
 
 import (
-	"slices"
-
 	"github.com/issuefields/issuefields"
 )
 
 // cloneValues returns a deep copy of values that shares no memory with it.
-// The copy is never nil.
+// The copy is never nil. Every OptionIDs of the copy is a part of one array,
+// so that a copy costs two allocations however many values it holds.
 func cloneValues(values []issuefields.Value) []issuefields.Value {
 	out := make([]issuefields.Value, len(values))
+	n := 0
+	for _, v := range values {
+		n += len(v.OptionIDs)
+	}
+	ids := make([]int64, 0, n)
 	for i, v := range values {
-		v.OptionIDs = slices.Clone(v.OptionIDs)
+		if v.OptionIDs != nil {
+			start := len(ids)
+			ids = append(ids, v.OptionIDs...)
+			v.OptionIDs = ids[start:len(ids):len(ids)]
+		}
 		out[i] = v
 	}
 	return out
 }
 
 // cloneFields returns a deep copy of fields that shares no memory with it.
-// The copy is never nil.
+// The copy is never nil. Every Options of the copy is a part of one array,
+// so that a copy costs two allocations however many fields it holds.
 func cloneFields(fields []issuefields.Field) []issuefields.Field {
 	out := make([]issuefields.Field, len(fields))
+	n := 0
+	for _, f := range fields {
+		n += len(f.Options)
+	}
+	options := make([]issuefields.Option, 0, n)
 	for i, f := range fields {
-		f.Options = slices.Clone(f.Options)
+		if f.Options != nil {
+			start := len(options)
+			options = append(options, f.Options...)
+			f.Options = options[start:len(options):len(options)]
+		}
 		out[i] = f
 	}
 	return out
