@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -52,7 +54,7 @@ func filled(b *testing.B, n int) (*memstore.Store, []issuefields.IssueKey) {
 }
 
 // storeSizes are the numbers of issues in the benchmarks' stores.
-var storeSizes = []int{1_000, 100_000}
+var storeSizes = []int{1_000, 1_000_000}
 
 func BenchmarkValues(b *testing.B) {
 	ctx := context.Background()
@@ -117,4 +119,41 @@ func BenchmarkReadModifyWriteParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkHeapPerValue fills a store with 1,000,000 values over 200,000
+// issues (one of each data type per issue, each text distinct) and reports
+// the heap it holds per value.
+func BenchmarkHeapPerValue(b *testing.B) {
+	const issues = 200_000
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s := memstore.New()
+		if err := s.AddOrganization("octo-org"); err != nil {
+			b.Fatal(err)
+		}
+		values := slices.Clone(benchValues)
+		for i := range issues {
+			name := fmt.Sprint("repo-", i/1000)
+			number := int64(i%1000 + 1)
+			if number == 1 {
+				if _, err := s.AddRepository("octo-org", name, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := s.AddIssue("octo-org", name, number); err != nil {
+				b.Fatal(err)
+			}
+			values[0].Text = fmt.Sprintf("Needs a design review (%d)", i)
+			if err := s.SetValues("octo-org", name, number, values); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(issues*len(values)), "heap-B/value")
+		runtime.KeepAlive(s)
+	}
 }
