@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"maps"
-	"reflect"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -18,98 +16,12 @@ import (
 	"github.com/issuefields/issuefields/memstore"
 )
 
-// dataFile is the format of the server's data: organizations with their
-// issue fields, repositories with their issues and the issues' values, and
-// the access tokens the server accepts.
-type dataFile struct {
-	Organizations []organizationData `json:"organizations"`
-	Repositories  []repositoryData   `json:"repositories"`
-	Tokens        []tokenData        `json:"tokens"`
-}
-
-// organizationData is an organization and its issue fields, in the order of
-// the API's responses.
-type organizationData struct {
-	Login  string      `json:"login"`
-	Fields []fieldData `json:"fields"`
-}
-
-// fieldData is the definition of one issue field.
-type fieldData struct {
-	ID       int64        `json:"id"`
-	Name     string       `json:"name"`
-	DataType string       `json:"data_type"`
-	Options  []optionData `json:"options"`
-}
-
-// optionData is one option of a single_select or multi_select field.
-type optionData struct {
-	ID    int64  `json:"id"`
-	Name  string `json:"name"`
-	Color string `json:"color"`
-}
-
-// repositoryData is a repository and its issues. A repository whose owner is
-// not one of the file's organizations belongs to a user and has no fields.
-type repositoryData struct {
-	Owner   string `json:"owner"`
-	Name    string `json:"name"`
-	Private bool   `json:"private"`
-	// RenamedFrom lists the names the repository had before, oldest first.
-	// Requests that use one of them are redirected.
-	RenamedFrom []string    `json:"renamed_from"`
-	Issues      []issueData `json:"issues"`
-}
-
-// issueData is one issue: live with values, deleted, or transferred to
-// another place, which the transfer creates.
-type issueData struct {
-	Number        int64       `json:"number"`
-	Values        []valueData `json:"values"`
-	Deleted       bool        `json:"deleted"`
-	TransferredTo *issueRef   `json:"transferred_to"`
-}
-
-// issueRef names an issue of a repository.
-type issueRef struct {
-	Owner  string `json:"owner"`
-	Name   string `json:"name"`
-	Number int64  `json:"number"`
-}
-
-// valueData is the value of one field on an issue, in the format of the
-// API's add request: an option name for single_select, an array of option
-// names for multi_select, a number, a "YYYY-MM-DD" string or a string.
-type valueData struct {
-	FieldID int64           `json:"field_id"`
-	Value   json.RawMessage `json:"value"`
-}
-
-// tokenData is one access token the server accepts.
-type tokenData struct {
-	Token string `json:"token"`
-	// Kind is one of the issuefields.TokenKind values.
-	Kind  string `json:"kind"`
-	Login string `json:"login"`
-	// ExpiresAt, if set, is an RFC 3339 time from which the token is
-	// refused as bad credentials.
-	ExpiresAt string `json:"expires_at"`
-	// Repositories are the token's permissions by "owner/name". The token
-	// sees these repositories and no other private one.
-	Repositories map[string]permissionsData `json:"repositories"`
-}
-
-// permissionsData is what a token may do in one repository. An empty
-// permission means none.
-type permissionsData struct {
-	Issues       string `json:"issues"`
-	PullRequests string `json:"pull_requests"`
-	Push         bool   `json:"push"`
-}
-
 // A dataset is a loaded data file: the store and the token table that serve
 // it, and what the start-up message shows of it.
 type dataset struct {
+	// name is the name of the data file as the command line gave it, or ""
+	// for the built-in demo data.
+	name   string
 	file   *dataFile
 	store  *memstore.Store
 	tokens *tokenTable
@@ -118,14 +30,36 @@ type dataset struct {
 	repos []issuefields.Repository
 }
 
-// load reads a data file and builds the store and token table it describes.
+// demoName is the name of the built-in demo data in error messages.
+const demoName = "demo.json"
+
+// readData loads the data file name, or the built-in demo data if name is
+// empty. An error begins with the name of the file.
+func readData(name string) (*dataset, error) {
+	data, source := demoData, demoName
+	if name != "" {
+		b, err := os.ReadFile(name)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %w", name, pe.Err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, source = b, name
+	}
+	d, err := load(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	d.name = name
+	return d, nil
+}
+
+// load builds the store and token table that data, a data file, describes.
 // It refuses a file that breaks a rule of the format with an error that
 // names the place in the file and the rule.
-func load(r io.Reader) (*dataset, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
+func load(data []byte) (*dataset, error) {
 	var f dataFile
 	if err := decodeStrict(data, &f); err != nil {
 		return nil, err
@@ -137,62 +71,6 @@ func load(r io.Reader) (*dataset, error) {
 		}
 	}
 	return d, nil
-}
-
-// decodeStrict decodes data, one JSON object, into f. Keys that the format
-// does not have are refused. A syntax or type error gives its line and
-// column.
-func decodeStrict(data []byte, f *dataFile) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(f)
-	if err == io.EOF {
-		return errors.New("the file holds no JSON object")
-	}
-	if err != nil {
-		var syntax *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syntax):
-			return fmt.Errorf("%s: %w", position(data, syntax.Offset), err)
-		case errors.As(err, &typ):
-			where := typ.Field
-			if where == "" {
-				where = "the file"
-			}
-			return fmt.Errorf("%s: %s: want a JSON %s, got %s", position(data, typ.Offset), where, jsonType(typ.Type), typ.Value)
-		}
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%s: data after the end of the top-level object", position(data, dec.InputOffset()))
-	}
-	return nil
-}
-
-// jsonType names the JSON type that values of Go type t are decoded from.
-func jsonType(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Slice:
-		return "array"
-	case reflect.Struct, reflect.Map:
-		return "object"
-	}
-	return "number"
-}
-
-// position returns the line and column of the last byte of data[:end]: the
-// encoding/json package reports the place of an error as the offset just
-// after the byte that shows it.
-func position(data []byte, end int64) string {
-	before := data[:max(0, min(int(end)-1, len(data)))]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // addOrganizations adds the organizations and their fields to the store.
@@ -221,12 +99,25 @@ func (d *dataset) addOrganizations() error {
 }
 
 // addRepositories adds the repositories to the store under their first
-// names and renames each through the names it had to its current one.
+// names and moves each through the names it had to its current one: a
+// transfer where the owner changes, a rename where the name does.
 func (d *dataset) addRepositories() error {
 	for i, rd := range d.file.Repositories {
 		at := fmt.Sprintf("repositories[%d]", i)
-		names := append(append([]string(nil), rd.RenamedFrom...), rd.Name)
-		if _, err := d.store.AddRepository(rd.Owner, names[0], rd.Private); err != nil {
+		switch {
+		case strings.Contains(rd.Owner, "/"):
+			return fmt.Errorf("%s.owner: %q is not an owner; want a login without \"/\", such as octo-org", at, rd.Owner)
+		case strings.Contains(rd.Name, "/"):
+			return fmt.Errorf("%s.name: %q is not a repository name; want a name without \"/\", with the owner in owner", at, rd.Name)
+		}
+		for k, former := range rd.RenamedFrom {
+			if owner, name, ok := strings.Cut(former, "/"); former == "" || ok && (owner == "" || name == "" || strings.Contains(name, "/")) {
+				return fmt.Errorf("%s.renamed_from[%d]: %q is not a former name; want \"name\", or \"owner/name\" for a name under another owner", at, k, former)
+			}
+		}
+		names := append(rd.formerNames(), rd.Owner+"/"+rd.Name)
+		owner, name, _ := strings.Cut(names[0], "/")
+		if _, err := d.store.AddRepository(owner, name, rd.Private); err != nil {
 			return fmt.Errorf("%s: %w", at, err)
 		}
 		for k := 1; k < len(names); k++ {
@@ -234,7 +125,7 @@ func (d *dataset) addRepositories() error {
 			if k < len(rd.RenamedFrom) {
 				where = fmt.Sprintf("%s.renamed_from[%d]", at, k)
 			}
-			if err := d.store.RenameRepository(rd.Owner, names[k-1], names[k]); err != nil {
+			if err := d.move(names[k-1], names[k]); err != nil {
 				return fmt.Errorf("%s: %w", where, err)
 			}
 		}
@@ -247,6 +138,25 @@ func (d *dataset) addRepositories() error {
 			return fmt.Errorf("repositories[%d]: %w", i, err)
 		}
 		d.repos = append(d.repos, repo)
+	}
+	return nil
+}
+
+// move gives the repository called from, "owner/name", the name to: it
+// transfers the repository to the new owner, then renames it there.
+func (d *dataset) move(from, to string) error {
+	fromOwner, fromName, _ := strings.Cut(from, "/")
+	toOwner, toName, _ := strings.Cut(to, "/")
+	if !strings.EqualFold(fromOwner, toOwner) {
+		if err := d.store.TransferRepository(fromOwner, fromName, toOwner); err != nil {
+			return fmt.Errorf("transfer of %s to %s: %w", from, toOwner, err)
+		}
+	}
+	if fromName == toName {
+		return nil
+	}
+	if err := d.store.RenameRepository(toOwner, fromName, toName); err != nil {
+		return fmt.Errorf("rename of %s/%s to %s: %w", toOwner, fromName, toName, err)
 	}
 	return nil
 }

@@ -1,11 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,10 +18,7 @@ import (
 )
 
 func TestDemoDataLoads(t *testing.T) {
-	d, err := load(bytes.NewReader(demoData))
-	if err != nil {
-		t.Fatalf("load(demo.json): %v", err)
-	}
+	d := loadDemo(t)
 	ctx := context.Background()
 	repo, err := d.store.Repository(ctx, "octo-org", "hello-world")
 	if err != nil {
@@ -58,7 +60,7 @@ const dataFileOrg = `{"login": "octo-org", "fields": [
 	{"id": 4, "name": "Note", "data_type": "text"},
 	{"id": 5, "name": "OS", "data_type": "multi_select", "options": [{"id": 51, "name": "Linux", "color": "blue"}, {"id": 52, "name": "macOS", "color": "gray"}]}]}`
 
-// withRepos returns a data file with dataFileOrg, the repository
+// withIssues returns a data file with dataFileOrg, the repository
 // octo-org/other, and repository octo-org/hello-world with issues.
 func withIssues(issues string) string {
 	return fmt.Sprintf(`{"organizations": [%s], "repositories": [
@@ -80,19 +82,42 @@ func withTokens(tokens string) string {
 		{"owner": "octo-org", "name": "other"}], "tokens": [%s]}`, dataFileOrg, tokens)
 }
 
-func TestLoadRefusesBadData(t *testing.T) {
+// badDataFile is a data file that breaks a rule of the format.
+type badDataFile struct {
+	name, data string
+	// want is the error message after the file's name. If prefix is set,
+	// want is only its beginning: the rest is the store's own message.
+	want   string
+	prefix bool
+}
+
+// badDataFiles returns a data file for each rule of the format, each broken
+// in one place.
+func badDataFiles() []badDataFile {
 	const valuePath = "repositories[0].issues[0].values[0].value: "
-	tests := []struct {
-		name, data string
-		// want is the error message. If prefix is set, want is only its
-		// beginning: the rest is the store's own message.
-		want   string
-		prefix bool
-	}{
+	return []badDataFile{
 		{"empty file", ``, "the file holds no JSON object", false},
 		{"syntax error", "{\n  \"organizations\": [}", "line 2, column 21: invalid character '}' looking for beginning of value", false},
-		{"wrong JSON type", "{\"organizations\": [\n  {\"login\": 7}]}", "line 2, column 13: organizations.login: want a JSON string, got number", false},
-		{"unknown key", `{"organisations": []}`, `json: unknown field "organisations"`, false},
+		{"not JSON", "organizations:\n  - login: octo-org\n", "line 1, column 1: invalid character 'o' looking for beginning of value", false},
+		{"file ends early", `{"organizations": [{"login": "o"}`, "the file ends before its JSON object does", false},
+		{"not an object", `[{"login": "o"}]`, "want an object, got an array", false},
+		{"wrong JSON type", "{\"organizations\": [\n  {\"login\": 7}]}", "organizations[0].login: want a string, got a number", false},
+		{"null string", `{"organizations": [{"login": null}]}`, "organizations[0].login: want a string, got null", false},
+		{"string for a boolean", `{"repositories": [{"owner": "u", "name": "r", "private": "yes"}]}`,
+			"repositories[0].private: want true or false, got a string", false},
+		{"object for an array", `{"tokens": {"token": "t"}}`, "tokens: want an array, got an object", false},
+		{"number with a fraction", withIssues(`{"number": 1.5}`), "repositories[0].issues[0].number: want an integer, got 1.5", false},
+		{"number out of range", withIssues(`{"number": 9223372036854775808}`),
+			"repositories[0].issues[0].number: want an integer, got 9223372036854775808", false},
+		{"unknown key", `{"organisations": []}`, `unknown key "organisations"; want organizations, repositories or tokens`, false},
+		{"key in another case", `{"Organizations": []}`, `unknown key "Organizations"; want organizations, repositories or tokens`, false},
+		{"unknown key of an issue", withIssues(`{"number": 1, "valeus": []}`),
+			`repositories[0].issues[0]: unknown key "valeus"; want number, values, deleted or transferred_to`, false},
+		{"key twice", withIssues(`{"number": 1, "values": [], "number": 2}`),
+			`repositories[0].issues[0]: the key "number" is given twice`, false},
+		{"repository of a token twice",
+			withTokens(`{"token": "t", "kind": "fine_grained_pat", "login": "l", "repositories": {"octo-org/other": {}, "octo-org/other": {"issues": "write"}}}`),
+			`tokens[0].repositories: the key "octo-org/other" is given twice`, false},
 		{"data after the object", `{} {}`, "line 1, column 4: data after the end of the top-level object", false},
 		{"organization without login", `{"organizations": [{"login": ""}]}`, "organizations[0].login: ", true},
 		{"unknown data type",
@@ -107,6 +132,19 @@ func TestLoadRefusesBadData(t *testing.T) {
 		{"duplicate repository",
 			`{"repositories": [{"owner": "u", "name": "r"}, {"owner": "U", "name": "R"}]}`,
 			"repositories[1]: ", true},
+		{"owner with a slash", `{"repositories": [{"owner": "octo-org/x", "name": "r"}]}`,
+			`repositories[0].owner: "octo-org/x" is not an owner; want a login without "/", such as octo-org`, false},
+		{"name with its owner", `{"repositories": [{"owner": "octo-org", "name": "octo-org/r"}]}`,
+			`repositories[0].name: "octo-org/r" is not a repository name; want a name without "/", with the owner in owner`, false},
+		{"former name with two slashes",
+			`{"repositories": [{"owner": "u", "name": "r", "renamed_from": ["old", "a/b/c"]}]}`,
+			`repositories[0].renamed_from[1]: "a/b/c" is not a former name; want "name", or "owner/name" for a name under another owner`, false},
+		{"former name without its owner",
+			`{"repositories": [{"owner": "u", "name": "r", "renamed_from": ["/old"]}]}`,
+			`repositories[0].renamed_from[0]: "/old" is not a former name; want "name", or "owner/name" for a name under another owner`, false},
+		{"transfer onto a taken name",
+			`{"repositories": [{"owner": "u", "name": "r"}, {"owner": "u", "name": "s", "renamed_from": ["v/r"]}]}`,
+			`repositories[1].name: transfer of v/r to u: `, true},
 		{"field of no organization",
 			withIssues(`{"number": 1}, {"number": 2, "values": [{"field_id": 7, "value": "x"}]}`),
 			`repositories[0].issues[1].values[0]: field 7 is not a field of organization "octo-org"`, false},
@@ -186,17 +224,48 @@ func TestLoadRefusesBadData(t *testing.T) {
 		{"expiry not RFC 3339", withTokens(`{"token": "t", "kind": "fine_grained_pat", "login": "l", "expires_at": "2030-01-31"}`),
 			`tokens[0].expires_at: "2030-01-31" is not an RFC 3339 time such as 2030-01-31T12:00:00Z`, false},
 	}
-	for _, tt := range tests {
+}
+
+// TestBadDataStopsStartUp checks that the server refuses to start with a
+// data file that breaks a rule, and says which file, where in it and which
+// rule.
+func TestBadDataStopsStartUp(t *testing.T) {
+	for _, tt := range badDataFiles() {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := load(strings.NewReader(tt.data))
-			if err == nil {
-				t.Fatalf("load succeeded, want error %q", tt.want)
+			file := filepath.Join(t.TempDir(), "data.json")
+			if err := os.WriteFile(file, []byte(tt.data), 0o600); err != nil {
+				t.Fatal(err)
 			}
-			if got := err.Error(); got != tt.want && !(tt.prefix && strings.HasPrefix(got, tt.want) && len(got) > len(tt.want)) {
-				t.Errorf("load error:\n got %s\nwant %s", got, tt.want)
+			want := file + ": " + tt.want
+			err := runWithData(file)
+			if err == nil {
+				t.Fatalf("run started, want error %q", want)
+			}
+			if got := err.Error(); got != want && !(tt.prefix && strings.HasPrefix(got, want) && len(got) > len(want)) {
+				t.Errorf("run error:\n got %s\nwant %s", got, want)
 			}
 		})
 	}
+}
+
+func TestUnreadableDataFileStopsStartUp(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ file, want string }{
+		{filepath.Join(dir, "missing.json"), filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{dir, dir + ": is a directory"},
+	} {
+		if err := runWithData(tt.file); err == nil || err.Error() != tt.want {
+			t.Errorf("run -data %s = %v, want %s", tt.file, err, tt.want)
+		}
+	}
+}
+
+// runWithData runs the server with -data file and a context that is already
+// done, so that a server that starts stops at once, and returns run's error.
+func runWithData(file string) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return run(ctx, []string{"-addr", "127.0.0.1:0", "-data", file}, io.Discard, io.Discard)
 }
 
 // TestBadDataFilesAreOtherwiseValid checks that the bad data files of
@@ -210,11 +279,86 @@ func TestBadDataFilesAreOtherwiseValid(t *testing.T) {
 		withValue(3, `"2024-02-29"`),
 		withValue(4, `"`+strings.Repeat("é", 1024)+`"`),
 		withValue(5, `["macOS", "Linux"]`),
+		`{"repositories": [{"owner": "u", "name": "r"}, {"owner": "u", "name": "s", "renamed_from": ["v/q", "t"]}]}`,
 		withTokens(`{"token": "t", "kind": "fine_grained_pat", "login": "l", "expires_at": "2030-01-31T12:00:00Z",
 			"repositories": {"octo-org/old-name": {"issues": "write", "pull_requests": "read", "push": true}, "Octo-Org/OTHER": {}}}`),
 	} {
-		if _, err := load(strings.NewReader(data)); err != nil {
+		if _, err := load([]byte(data)); err != nil {
 			t.Errorf("load: %v\ndata: %s", err, data)
 		}
+	}
+}
+
+// customData is a data file with an organization of its own, a private
+// repository that was transferred from a user and renamed since, and a token.
+const customData = `{
+  "organizations": [{"login": "acme", "fields": [
+    {"id": 7, "name": "Team", "data_type": "single_select", "options": [{"id": 70, "name": "Platform", "color": "blue"}]},
+    {"id": 8, "name": "Notes", "data_type": "text"}]}],
+  "repositories": [
+    {"owner": "acme", "name": "widgets", "private": true, "renamed_from": ["wile/gadgets", "gizmos"],
+     "issues": [{"number": 12, "values": [{"field_id": 7, "value": "Platform"}]}]}],
+  "tokens": [
+    {"token": "acme-token", "kind": "app_user", "login": "roadrunner",
+     "repositories": {"acme/widgets": {"issues": "write", "push": true}}}]
+}`
+
+// TestServeDataFile runs the server with -data and checks that it serves the
+// file's data and tokens, redirects the repository's former names, and no
+// longer knows the demo data.
+func TestServeDataFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "acme.json")
+	if err := os.WriteFile(file, []byte(customData), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "-data", file)
+	if !slices.Contains(s.message, "Serving the data of "+file+".") {
+		t.Errorf("the start-up message does not name the data file:\n%s", strings.Join(s.message, "\n"))
+	}
+	const path = "/issues/12/issue-field-values"
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(repo, token string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, s.base+"repos/"+repo+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+
+	resp := get("acme/widgets", "acme-token")
+	var items []struct {
+		ID     int64  `json:"issue_field_id"`
+		Name   string `json:"issue_field_name"`
+		Value  any    `json:"value"`
+		Option struct {
+			Name string `json:"name"`
+		} `json:"single_select_option"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&items); resp.StatusCode != http.StatusOK || err != nil ||
+		len(items) != 1 || items[0].ID != 7 || items[0].Name != "Team" || items[0].Value != 70.0 || items[0].Option.Name != "Platform" {
+		t.Errorf("GET acme/widgets#12 = %d %+v (%v), want 200 and field 7 Team = Platform (70)", resp.StatusCode, items, err)
+	}
+	for _, former := range []string{"wile/gadgets", "acme/gizmos"} {
+		resp := get(former, "acme-token")
+		if want := s.base + "repos/acme/widgets" + path; resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
+			t.Errorf("GET %s#12 = %d Location %q, want 301 to %s", former, resp.StatusCode, resp.Header.Get("Location"), want)
+		}
+	}
+	if resp := get("acme/widgets", "demo-writer-token"); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET acme/widgets#12 with a demo token = %d, want 401: the file has its own tokens", resp.StatusCode)
+	}
+	if resp := get("octo-org/hello-world", "acme-token"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET octo-org/hello-world#12 = %d, want 404: the file has its own repositories", resp.StatusCode)
+	}
+	status, body := do(t, http.MethodPost, s.base+"repos/acme/widgets"+path, "acme-token", `{"issue_field_values": [{"field_id": 8, "value": "Ships in May"}]}`)
+	if status != http.StatusOK || !strings.Contains(body, `"value":"Ships in May"`) {
+		t.Errorf("POST acme/widgets#12 = %d %s, want 200 with the new value", status, body)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
@@ -29,8 +30,9 @@ type example struct {
 // examples returns the example requests for d and the token they use: a
 // list, an add for each data type, a set and a delete on the first
 // repository with fields and a live issue that some token may write to, then
-// a renamed repository, a deleted issue and a transferred issue if the data
-// has them. It returns no examples if no repository qualifies.
+// a renamed or transferred repository, a deleted issue and a transferred
+// issue if the data has them. It returns no examples if no repository
+// qualifies.
 func (d *dataset) examples(now time.Time) (token string, exs []example) {
 	for i, rd := range d.file.Repositories {
 		repo := d.repos[i]
@@ -111,9 +113,9 @@ func (d *dataset) requests(token string, rd repositoryData, repo issuefields.Rep
 	return append(exs, d.oddities(d.tokens.entry(token), now)...)
 }
 
-// oddities returns examples of a renamed repository, a deleted issue and a
-// transferred issue, the first of each in the file that the token of e may
-// list.
+// oddities returns examples of a renamed or transferred repository, a
+// deleted issue and a transferred issue, the first of each in the file that
+// the token of e may list.
 func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
 	var renamed, deleted, transferred *example
 	for i, rd := range d.file.Repositories {
@@ -122,11 +124,16 @@ func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
 			continue
 		}
 		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
-			old := rd.RenamedFrom[len(rd.RenamedFrom)-1]
-			if r, err := d.store.Repository(context.Background(), rd.Owner, old); err == nil && r.ID == repo.ID {
+			former := rd.formerNames()
+			owner, name, _ := strings.Cut(former[len(former)-1], "/")
+			if r, err := d.store.Repository(context.Background(), owner, name); err == nil && r.ID == repo.ID {
+				moved := "renamed"
+				if !strings.EqualFold(owner, repo.Owner) {
+					moved = "transferred"
+				}
 				renamed = &example{
-					comment: fmt.Sprintf("%s/%s was renamed to %s/%s: lists are redirected", rd.Owner, old, repo.Owner, repo.Name),
-					method:  http.MethodGet, path: valuesPath(rd.Owner, old, live[0].Number),
+					comment: fmt.Sprintf("%s/%s was %s to %s/%s: lists are redirected", owner, name, moved, repo.Owner, repo.Name),
+					method:  http.MethodGet, path: valuesPath(owner, name, live[0].Number),
 					want: http.StatusMovedPermanently, headers: true,
 				}
 			}

@@ -1,15 +1,19 @@
-// Command example serves the Issue Field Values API on a local address with
-// built-in demo data and tokens, as a stand-in for the real API:
+// Command example serves the Issue Field Values API on a local address, as a
+// stand-in for the real API that real clients can talk to:
 //
 //	go run ./example
+//	go run ./example -data data.json
 //
-// At start-up it prints the address it listens on, the demo tokens and what
-// each may do, and curl commands to try. It stops gracefully on SIGINT or
-// SIGTERM.
+// It serves the organizations, fields, repositories, issues, values and
+// tokens of a data file (see dataFile for the format), or built-in demo data.
+// A data file that breaks a rule stops it at start-up with the file's name,
+// the place in the file and the rule. Once it listens it prints the address,
+// the data, the tokens and what each may do, and curl commands to try. It
+// logs one line per request, as text or JSON (-log-format), and stops
+// gracefully on SIGINT or SIGTERM.
 package main
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -21,21 +25,20 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"regexp"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/issuefields/issuefields"
 )
 
-// demoData is the data the server serves: see dataFile for its format.
+// demoData is the data the server serves without -data: see dataFile for its
+// format.
 //
 //go:embed demo.json
 var demoData []byte
 
 // The server's timeouts. shutdownTimeout bounds how long a graceful stop
-// waits for requests in flight.
+// waits for requests in flight and then for queued webhook deliveries.
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 30 * time.Second
@@ -56,30 +59,6 @@ func main() {
 	}
 }
 
-// options are the command line's settings.
-type options struct {
-	addr   string
-	prefix string // "" for the root, else "/segment..." without a trailing slash
-	vendor string
-	// writeLimit and writeLimitHourly are the secondary rate limits on
-	// writes per principal; 0 turns one off.
-	writeLimit, writeLimitHourly int
-	// webhookURL receives every event, signed with webhookSecret; without
-	// it, events are logged.
-	webhookURL, webhookSecret string
-}
-
-// writeLimits returns the handler's rate limit configuration for opts.
-func (opts options) writeLimits() issuefields.WriteLimits {
-	off := func(n int) int {
-		if n == 0 {
-			return -1
-		}
-		return n
-	}
-	return issuefields.WriteLimits{PerMinute: off(opts.writeLimit), PerHour: off(opts.writeLimitHourly)}
-}
-
 // run serves the API as the command line args say until ctx is done, then
 // stops gracefully. It writes the start-up message to stdout and logs to
 // stderr. It returns nil after a graceful stop or when args ask for help.
@@ -91,11 +70,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d, err := load(bytes.NewReader(demoData))
+	d, err := readData(opts.dataFile)
 	if err != nil {
-		return fmt.Errorf("demo data: %w", err)
+		return err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger := newLogger(opts.logFormat, stderr)
 	notifier, closeNotifier, err := newNotifier(opts, logger)
 	if err != nil {
 		return err
@@ -157,69 +136,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// parseFlags parses and checks the command line args. For -h it writes the
-// help to stdout and returns flag.ErrHelp.
-func parseFlags(args []string, stdout io.Writer) (options, error) {
-	var opts options
-	fs := flag.NewFlagSet("example", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
-	fs.StringVar(&opts.prefix, "prefix", "/", "`path` to mount the API under, such as /api")
-	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
-	fs.IntVar(&opts.writeLimit, "write-limit", issuefields.DefaultWritesPerMinute, "most writes a minute per token; 0 turns the limit off")
-	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", issuefields.DefaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
-	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` to POST every event to, signed with -webhook-secret; without it, events are logged")
-	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256)")
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fmt.Fprintf(stdout, "Usage: go run ./example [flags]\n\nServes the Issue Field Values API with demo data and tokens.\n\nFlags:\n")
-		fs.PrintDefaults()
-		return opts, err
+// newLogger returns a logger that writes to w in format, "text" (key=value
+// pairs) or "json" (one JSON object per line).
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == logJSON {
+		return slog.New(slog.NewJSONHandler(w, nil))
 	}
-	if err != nil {
-		return opts, fmt.Errorf("%w (-h lists the flags)", err)
-	}
-	if fs.NArg() > 0 {
-		return opts, fmt.Errorf("unexpected argument %q (-h lists the flags)", fs.Arg(0))
-	}
-	if _, _, err := net.SplitHostPort(opts.addr); err != nil {
-		return opts, fmt.Errorf("-addr %q: want host:port, such as 127.0.0.1:8080", opts.addr)
-	}
-	if opts.prefix, err = cleanPrefix(opts.prefix); err != nil {
-		return opts, err
-	}
-	if opts.writeLimit < 0 || opts.writeLimitHourly < 0 {
-		return opts, fmt.Errorf("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")
-	}
-	if opts.webhookURL != "" && opts.webhookSecret == "" {
-		return opts, fmt.Errorf("-webhook needs -webhook-secret, the secret that signs each delivery")
-	}
-	if !vendorPattern.MatchString(opts.vendor) {
-		return opts, fmt.Errorf("-vendor %q: want letters and digits, such as Service or GitHub", opts.vendor)
-	}
-	return opts, nil
-}
-
-var (
-	vendorPattern  = regexp.MustCompile(`^[A-Za-z0-9]+$`)
-	segmentPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
-)
-
-// cleanPrefix checks a -prefix value and returns it without its trailing
-// slash: "" for "/", "/api" for "/api" or "/api/".
-func cleanPrefix(prefix string) (string, error) {
-	if !strings.HasPrefix(prefix, "/") {
-		return "", fmt.Errorf("-prefix %q: a prefix must start with \"/\", such as /api", prefix)
-	}
-	p := strings.TrimSuffix(prefix, "/")
-	if p == "" {
-		return "", nil
-	}
-	for _, seg := range strings.Split(p[1:], "/") {
-		if !segmentPattern.MatchString(seg) || seg == "." || seg == ".." {
-			return "", fmt.Errorf("-prefix %q: each segment of a prefix is letters, digits, '.', '_', '~' or '-' (and not . or ..), such as /api/v3", prefix)
-		}
-	}
-	return p, nil
+	return slog.New(slog.NewTextHandler(w, nil))
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/issuefields/issuefields"
 	"io"
 	"net/http"
 	"regexp"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/issuefields/issuefields"
 )
 
 // lockedBuffer is a bytes.Buffer that the server's goroutines may write to
@@ -308,7 +309,7 @@ func TestShellQuote(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500}
+	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500, logFormat: "text"}
 	with := func(change func(*options)) options {
 		o := defaults
 		change(&o)
@@ -327,6 +328,8 @@ func TestFlags(t *testing.T) {
 			with(func(o *options) { o.writeLimit, o.writeLimitHourly = 0, 20 })},
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook", "-webhook-secret", "s3cret"},
 			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},
+		{[]string{"-data", "data.json", "-log-format", "json"},
+			with(func(o *options) { o.dataFile, o.logFormat = "data.json", "json" })},
 	} {
 		got, err := parseFlags(tt.args, io.Discard)
 		if err != nil || got != tt.want {
@@ -363,6 +366,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-write-limit", "-1"}, `-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off`},
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook"}, `-webhook needs -webhook-secret, the secret that signs each delivery`},
 		{[]string{"-webhook", "ftp://x/hook", "-webhook-secret", "s"}, `-webhook: webhook.New: the URL "ftp://x/hook" is not an absolute http or https URL`},
+		{[]string{"-log-format", "logfmt"}, `-log-format "logfmt": want text or json`},
 	} {
 		err := run(context.Background(), tt.args, io.Discard, io.Discard)
 		if err == nil || err.Error() != tt.want {
@@ -376,7 +380,7 @@ func TestHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, &out, io.Discard); err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
-	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor"} {
+	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor", "-data", "-log-format"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help does not mention %s:\n%s", want, out.String())
 		}

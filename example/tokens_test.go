@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/issuefields/issuefields"
@@ -13,7 +11,7 @@ import (
 // loadDemo returns the demo data, loaded.
 func loadDemo(t *testing.T) *dataset {
 	t.Helper()
-	d, err := load(bytes.NewReader(demoData))
+	d, err := load(demoData)
 	if err != nil {
 		t.Fatalf("load(demo.json): %v", err)
 	}
@@ -65,7 +63,7 @@ func TestVerifyTokenRefused(t *testing.T) {
 }
 
 func TestVerifyTokenNotYetExpired(t *testing.T) {
-	d, err := load(strings.NewReader(`{"tokens": [{"token": "t", "kind": "app_user", "login": "l", "expires_at": "2999-01-01T00:00:00Z"}]}`))
+	d, err := load([]byte(`{"tokens": [{"token": "t", "kind": "app_user", "login": "l", "expires_at": "2999-01-01T00:00:00Z"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,11 @@ const stopLine = "Stop the server with Ctrl-C."
 func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 	now := time.Now()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if d.name == "" {
+		fmt.Fprintf(tw, "\nServing the built-in demo data (-data FILE serves your own).\n")
+	} else {
+		fmt.Fprintf(tw, "\nServing the data of %s.\n", d.name)
+	}
 	for _, o := range d.file.Organizations {
 		fmt.Fprintf(tw, "\nIssue fields of organization %s:\n", o.Login)
 		for _, f := range o.Fields {
@@ -89,8 +94,8 @@ func issueSummary(rd repositoryData) string {
 	if len(live) > 0 {
 		parts = append([]string{"issues " + strings.Join(live, ", ")}, parts...)
 	}
-	for _, name := range rd.RenamedFrom {
-		parts = append(parts, "formerly "+rd.Owner+"/"+name)
+	for _, name := range rd.formerNames() {
+		parts = append(parts, "formerly "+name)
 	}
 	return strings.Join(parts, "; ")
 }

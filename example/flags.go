@@ -1,0 +1,120 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"strings"
+
+	"github.com/issuefields/issuefields"
+)
+
+// options are the command line's settings.
+type options struct {
+	addr   string
+	prefix string // "" for the root, else "/segment..." without a trailing slash
+	vendor string
+	// writeLimit and writeLimitHourly are the secondary rate limits on
+	// writes per principal; 0 turns one off.
+	writeLimit, writeLimitHourly int
+	// webhookURL receives every event, signed with webhookSecret; without
+	// it, events are logged.
+	webhookURL, webhookSecret string
+	// dataFile is the name of the data file to serve; "" serves the
+	// built-in demo data.
+	dataFile string
+	// logFormat is logText or logJSON.
+	logFormat string
+}
+
+// The values of -log-format.
+const (
+	logText = "text"
+	logJSON = "json"
+)
+
+// writeLimits returns the handler's rate limit configuration for opts.
+func (opts options) writeLimits() issuefields.WriteLimits {
+	off := func(n int) int {
+		if n == 0 {
+			return -1
+		}
+		return n
+	}
+	return issuefields.WriteLimits{PerMinute: off(opts.writeLimit), PerHour: off(opts.writeLimitHourly)}
+}
+
+// parseFlags parses and checks the command line args. For -h it writes the
+// help to stdout and returns flag.ErrHelp.
+func parseFlags(args []string, stdout io.Writer) (options, error) {
+	var opts options
+	fs := flag.NewFlagSet("example", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
+	fs.StringVar(&opts.prefix, "prefix", "/", "`path` to mount the API under, such as /api")
+	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
+	fs.IntVar(&opts.writeLimit, "write-limit", issuefields.DefaultWritesPerMinute, "most writes a minute per token; 0 turns the limit off")
+	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", issuefields.DefaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
+	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` to POST every event to, signed with -webhook-secret; without it, events are logged")
+	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256)")
+	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
+	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "Usage: go run ./example [flags]\n\nServes the Issue Field Values API with the data and tokens of a data file (-data),\nor with built-in demo data.\n\nFlags:\n")
+		fs.PrintDefaults()
+		return opts, err
+	}
+	if err != nil {
+		return opts, fmt.Errorf("%w (-h lists the flags)", err)
+	}
+	if fs.NArg() > 0 {
+		return opts, fmt.Errorf("unexpected argument %q (-h lists the flags)", fs.Arg(0))
+	}
+	if _, _, err := net.SplitHostPort(opts.addr); err != nil {
+		return opts, fmt.Errorf("-addr %q: want host:port, such as 127.0.0.1:8080", opts.addr)
+	}
+	if opts.prefix, err = cleanPrefix(opts.prefix); err != nil {
+		return opts, err
+	}
+	if opts.writeLimit < 0 || opts.writeLimitHourly < 0 {
+		return opts, fmt.Errorf("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")
+	}
+	if opts.webhookURL != "" && opts.webhookSecret == "" {
+		return opts, fmt.Errorf("-webhook needs -webhook-secret, the secret that signs each delivery")
+	}
+	if opts.logFormat != logText && opts.logFormat != logJSON {
+		return opts, fmt.Errorf("-log-format %q: want text or json", opts.logFormat)
+	}
+	if !vendorPattern.MatchString(opts.vendor) {
+		return opts, fmt.Errorf("-vendor %q: want letters and digits, such as Service or GitHub", opts.vendor)
+	}
+	return opts, nil
+}
+
+var (
+	vendorPattern  = regexp.MustCompile(`^[A-Za-z0-9]+$`)
+	segmentPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
+)
+
+// cleanPrefix checks a -prefix value and returns it without its trailing
+// slash: "" for "/", "/api" for "/api" or "/api/".
+func cleanPrefix(prefix string) (string, error) {
+	if !strings.HasPrefix(prefix, "/") {
+		return "", fmt.Errorf("-prefix %q: a prefix must start with \"/\", such as /api", prefix)
+	}
+	p := strings.TrimSuffix(prefix, "/")
+	if p == "" {
+		return "", nil
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if !segmentPattern.MatchString(seg) || seg == "." || seg == ".." {
+			return "", fmt.Errorf("-prefix %q: each segment of a prefix is letters, digits, '.', '_', '~' or '-' (and not . or ..), such as /api/v3", prefix)
+		}
+	}
+	return p, nil
+}

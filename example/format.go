@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// dataFile is the format of the server's data: organizations with their
+// issue fields, repositories with their issues and the issues' values, and
+// the access tokens the server accepts.
+type dataFile struct {
+	Organizations []organizationData `json:"organizations"`
+	Repositories  []repositoryData   `json:"repositories"`
+	Tokens        []tokenData        `json:"tokens"`
+}
+
+// organizationData is an organization and its issue fields, in the order of
+// the API's responses.
+type organizationData struct {
+	Login  string      `json:"login"`
+	Fields []fieldData `json:"fields"`
+}
+
+// fieldData is the definition of one issue field.
+type fieldData struct {
+	ID       int64        `json:"id"`
+	Name     string       `json:"name"`
+	DataType string       `json:"data_type"`
+	Options  []optionData `json:"options"`
+}
+
+// optionData is one option of a single_select or multi_select field.
+type optionData struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Color string `json:"color"`
+}
+
+// repositoryData is a repository and its issues. A repository whose owner is
+// not one of the file's organizations belongs to a user and has no fields.
+type repositoryData struct {
+	Owner   string `json:"owner"`
+	Name    string `json:"name"`
+	Private bool   `json:"private"`
+	// RenamedFrom lists the names the repository had before, oldest first:
+	// "name" for a name under Owner, "owner/name" for a name under another
+	// owner, the repository's before a transfer. Requests that use one of
+	// them are redirected.
+	RenamedFrom []string    `json:"renamed_from"`
+	Issues      []issueData `json:"issues"`
+}
+
+// formerNames returns the names rd had before, oldest first, each as
+// "owner/name".
+func (rd repositoryData) formerNames() []string {
+	names := make([]string, len(rd.RenamedFrom))
+	for i, name := range rd.RenamedFrom {
+		if !strings.Contains(name, "/") {
+			name = rd.Owner + "/" + name
+		}
+		names[i] = name
+	}
+	return names
+}
+
+// issueData is one issue: live with values, deleted, or transferred to
+// another place, which the transfer creates.
+type issueData struct {
+	Number        int64       `json:"number"`
+	Values        []valueData `json:"values"`
+	Deleted       bool        `json:"deleted"`
+	TransferredTo *issueRef   `json:"transferred_to"`
+}
+
+// issueRef names an issue of a repository.
+type issueRef struct {
+	Owner  string `json:"owner"`
+	Name   string `json:"name"`
+	Number int64  `json:"number"`
+}
+
+// valueData is the value of one field on an issue, in the format of the
+// API's add request: an option name for single_select, an array of option
+// names for multi_select, a number, a "YYYY-MM-DD" string or a string.
+type valueData struct {
+	FieldID int64           `json:"field_id"`
+	Value   json.RawMessage `json:"value"`
+}
+
+// tokenData is one access token the server accepts.
+type tokenData struct {
+	Token string `json:"token"`
+	// Kind is one of the issuefields.TokenKind values.
+	Kind  string `json:"kind"`
+	Login string `json:"login"`
+	// ExpiresAt, if set, is an RFC 3339 time from which the token is
+	// refused as bad credentials.
+	ExpiresAt string `json:"expires_at"`
+	// Repositories are the token's permissions by "owner/name". The token
+	// sees these repositories and no other private one.
+	Repositories map[string]permissionsData `json:"repositories"`
+}
+
+// permissionsData is what a token may do in one repository. An empty
+// permission means none.
+type permissionsData struct {
+	Issues       string `json:"issues"`
+	PullRequests string `json:"pull_requests"`
+	Push         bool   `json:"push"`
+}
