@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"regexp"
 	"strings"
@@ -28,6 +29,9 @@ type options struct {
 	dataFile string
 	// logFormat is logText or logJSON.
 	logFormat string
+	// logLevel is the least level logged: the request lines and events are
+	// Info, failures Warn and Error.
+	logLevel slog.Level
 }
 
 // The values of -log-format.
@@ -62,6 +66,7 @@ func parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256)")
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
+	fs.TextVar(&opts.logLevel, "log-level", slog.LevelInfo, "least `level` logged: debug, info (a line per request and per event), warn or error")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)

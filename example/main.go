@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := newLogger(opts.logFormat, stderr)
+	logger := newLogger(opts.logFormat, opts.logLevel, stderr)
 	notifier, closeNotifier, err := newNotifier(opts, logger)
 	if err != nil {
 		return err
@@ -136,11 +136,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// newLogger returns a logger that writes to w in format, "text" (key=value
-// pairs) or "json" (one JSON object per line).
-func newLogger(format string, w io.Writer) *slog.Logger {
+// newLogger returns a logger that writes the records of level and above to
+// w in format, "text" (key=value pairs) or "json" (one JSON object per line).
+func newLogger(format string, level slog.Level, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
 	if format == logJSON {
-		return slog.New(slog.NewJSONHandler(w, nil))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return slog.New(slog.NewTextHandler(w, opts))
 }

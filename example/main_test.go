@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -326,6 +327,7 @@ func TestFlags(t *testing.T) {
 			with(func(o *options) { o.addr, o.prefix, o.vendor = ":9000", "/api/v3", "GitHub" })},
 		{[]string{"-write-limit", "0", "-write-limit-hourly", "20"},
 			with(func(o *options) { o.writeLimit, o.writeLimitHourly = 0, 20 })},
+		{[]string{"-log-level", "WARN"}, with(func(o *options) { o.logLevel = slog.LevelWarn })},
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook", "-webhook-secret", "s3cret"},
 			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},
 		{[]string{"-data", "data.json", "-log-format", "json"},
@@ -363,6 +365,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-addr", "8080"}, `-addr "8080": want host:port, such as 127.0.0.1:8080`},
 		{[]string{"-port", "8080"}, `flag provided but not defined: -port (-h lists the flags)`},
 		{[]string{"serve"}, `unexpected argument "serve" (-h lists the flags)`},
+		{[]string{"-log-level", "loud"}, `invalid value "loud" for flag -log-level: slog: level string "loud": unknown name (-h lists the flags)`},
 		{[]string{"-write-limit", "-1"}, `-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off`},
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook"}, `-webhook needs -webhook-secret, the secret that signs each delivery`},
 		{[]string{"-webhook", "ftp://x/hook", "-webhook-secret", "s"}, `-webhook: webhook.New: the URL "ftp://x/hook" is not an absolute http or https URL`},
@@ -384,5 +387,19 @@ func TestHelp(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help does not mention %s:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestLogLevel checks that -log-level warn leaves out the request lines.
+func TestLogLevel(t *testing.T) {
+	s := startServer(t, "-log-level", "warn")
+	if status, _ := do(t, http.MethodGet, s.base+"repos/octo-org/hello-world/issues/1/issue-field-values", "demo-reader-token", ""); status != http.StatusOK {
+		t.Fatalf("GET = %d, want 200", status)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if logs := s.logs.String(); strings.Contains(logs, "msg=request") {
+		t.Errorf("-log-level warn logged a request line:\n%s", logs)
 	}
 }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Measures the example server against a bare standard-library server
+# (bench/baseline) on loopback with wrk, one server at a time pinned to one
+# core and wrk on the other, several runs each, and prints the medians of
+# requests per second and p99 latency, and the ratios example/baseline.
+#
+#   bash bench/loopback.sh            # RUNS=5 DURATION=10s CONNECTIONS=64
+#
+# The list is GET of an issue with ten values (about 1.6 KB of JSON); the
+# write is POST of the same ten values, alternating one of them so that every
+# write commits. The baseline answers the list with the same bytes, and the
+# write by decoding the body and answering the same bytes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-5}
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+EXAMPLE_ADDR=127.0.0.1:18080
+BASELINE_ADDR=127.0.0.1:18081
+LIST_PATH=/repos/bench-org/bench-repo/issues/1/issue-field-values
+WRITE_PATH=/repos/bench-org/bench-repo/issues/2/issue-field-values
+
+need() {
+  local missing=()
+  for tool in "$@"; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]} from Debian's packages"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+need wrk curl
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+go build -o "$tmp/example" ./example
+go build -o "$tmp/baseline" ./bench/baseline
+
+# wait_for URL: polls until the server answers, for at most ten seconds.
+wait_for() {
+  for _ in $(seq 100); do
+    curl -fs -o /dev/null -H 'Authorization: Bearer bench-token' "$1" && return 0
+    sleep 0.1
+  done
+  echo "no answer from $1" >&2
+  exit 1
+}
+
+taskset -c 0 "$tmp/example" -addr "$EXAMPLE_ADDR" -data bench/data.json \
+  -write-limit 0 -write-limit-hourly 0 -log-level warn >/dev/null 2>"$tmp/example.log" &
+pids+=($!)
+wait_for "http://$EXAMPLE_ADDR$LIST_PATH"
+curl -fsS -H 'Authorization: Bearer bench-token' "http://$EXAMPLE_ADDR$LIST_PATH" >"$tmp/list.json"
+
+taskset -c 0 "$tmp/baseline" -addr "$BASELINE_ADDR" -body "$tmp/list.json" 2>/dev/null &
+pids+=($!)
+wait_for "http://$BASELINE_ADDR$LIST_PATH"
+
+export BENCH_WRITE_BODY=$PWD/bench/write.json BENCH_WRITE_PATH=$WRITE_PATH
+
+# measure SERVER KIND: one wrk run; prints "requests/s p99-microseconds".
+measure() {
+  local addr=$EXAMPLE_ADDR args=()
+  [ "$1" = baseline ] && addr=$BASELINE_ADDR
+  if [ "$2" = list ]; then
+    args=(-H 'Authorization: Bearer bench-token' "http://$addr$LIST_PATH")
+  else
+    args=(-s bench/write.lua "http://$addr")
+  fi
+  taskset -c 1 wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${args[@]}" | awk '
+    /Requests\/sec/ { rps = $2 }
+    $1 == "99%" { v = $2; unit = v; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", v)
+      p99 = v * (unit == "s" ? 1e6 : unit == "ms" ? 1e3 : 1) }
+    / Non-2xx or 3xx responses/ { bad = $NF }
+    END { if (bad) { print "wrk saw " bad " failed answers" > "/dev/stderr"; exit 1 } printf "%d %d\n", rps, p99 }'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); go $(go env GOVERSION)"
+echo "load: wrk -t2 -c$CONNECTIONS -d$DURATION, server pinned to core 0, wrk to core 1, $RUNS runs each"
+for kind in list write; do
+  : >"$tmp/example.$kind" && : >"$tmp/baseline.$kind"
+  for run in $(seq "$RUNS"); do
+    # Alternate which server goes first, so that drift hits both alike.
+    order="example baseline"; [ $((run % 2)) -eq 0 ] && order="baseline example"
+    for server in $order; do measure "$server" "$kind" >>"$tmp/$server.$kind"; done
+  done
+done
+
+printf '\n%-6s %-9s %12s %10s\n' op server "requests/s" "p99 µs"
+for kind in list write; do
+  for server in example baseline; do
+    rps=$(cut -d' ' -f1 "$tmp/$server.$kind" | median)
+    p99=$(cut -d' ' -f2 "$tmp/$server.$kind" | median)
+    printf '%-6s %-9s %12.0f %10.0f\n' "$kind" "$server" "$rps" "$p99"
+    eval "${server}_${kind}_rps=$rps ${server}_${kind}_p99=$p99"
+  done
+done
+echo
+awk -v a="$example_list_rps" -v b="$baseline_list_rps" -v c="$example_list_p99" -v d="$baseline_list_p99" \
+  -v e="$example_write_rps" -v f="$baseline_write_rps" 'BEGIN {
+  printf "list:  %.2f of the baseline'"'"'s requests/s, p99 %.2fx the baseline'"'"'s\n", a / b, c / d
+  printf "write: %.2f of the baseline'"'"'s requests/s (a POST that only decodes the body)\n", e / f }'
