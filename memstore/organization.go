@@ -44,7 +44,7 @@ func (s *Store) AddField(org string, f issuefields.Field) error {
 	case !a.org:
 		return fmt.Errorf("memstore: %q is a user, not an organization", a.login)
 	}
-	if err := checkField(a.fields, f); err != nil {
+	if err := issuefields.ValidateField(a.fields, f); err != nil {
 		return fmt.Errorf("memstore: field %d of organization %q: %w", f.ID, a.login, err)
 	}
 	f.Options = slices.Clone(f.Options)

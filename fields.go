@@ -1,22 +1,24 @@
-package memstore
+package issuefields
 
 import (
 	"errors"
 	"fmt"
-
-	"github.com/issuefields/issuefields"
 )
 
-// checkField reports what makes f unfit to join an organization's fields, or
-// nil if nothing does.
-func checkField(fields []issuefields.Field, f issuefields.Field) error {
+// ValidateField reports what makes f unfit to join an organization whose
+// fields are existing, or returns nil if nothing does: a non-positive ID, an
+// empty name, an ID or a name that an existing field has, an unknown data
+// type, options on a data type that has none, or select options that are
+// missing, not positive, unnamed or not unique. Stores call it from the
+// methods that add fields, so that every store holds the same kind of field.
+func ValidateField(existing []Field, f Field) error {
 	if f.ID <= 0 {
 		return errors.New("id is not positive")
 	}
 	if f.Name == "" {
 		return errors.New("empty name")
 	}
-	for _, g := range fields {
+	for _, g := range existing {
 		if g.ID == f.ID {
 			return fmt.Errorf("id already used by field %q", g.Name)
 		}
@@ -25,8 +27,8 @@ func checkField(fields []issuefields.Field, f issuefields.Field) error {
 		}
 	}
 	switch f.DataType {
-	case issuefields.SingleSelect, issuefields.MultiSelect:
-		return checkOptions(f)
+	case SingleSelect, MultiSelect:
+		return validateOptions(f)
 	}
 	if !f.DataType.Valid() {
 		return fmt.Errorf("unknown data type %q", f.DataType)
@@ -37,9 +39,9 @@ func checkField(fields []issuefields.Field, f issuefields.Field) error {
 	return nil
 }
 
-// checkOptions reports what is wrong with the options of select field f, or
-// nil if nothing is.
-func checkOptions(f issuefields.Field) error {
+// validateOptions reports what is wrong with the options of select field f,
+// or returns nil if nothing is.
+func validateOptions(f Field) error {
 	if len(f.Options) == 0 {
 		return fmt.Errorf("a %s field needs at least one option", f.DataType)
 	}
