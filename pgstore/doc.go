@@ -1,0 +1,90 @@
+// Package pgstore provides an [issuefields.Store] that keeps its data in
+// PostgreSQL, so that it outlives the process and several servers can share
+// it.
+//
+// A server opens a pgxpool.Pool, brings the schema up to date with [Migrate],
+// and hands [New]'s Store to the handler:
+//
+//	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
+//	...
+//	if err := pgstore.Migrate(ctx, pool); err != nil { ... }
+//	store := pgstore.New(pool)
+//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier})
+//
+// The Store has the seed methods of memstore.Store (AddOrganization,
+// AddField, AddRepository, RenameRepository, TransferRepository, AddIssue,
+// DeleteIssue, TransferIssue and SetValues), with the same rules and error
+// messages, for the program that loads organizations, repositories and issues
+// into the database. [Store.IsEmpty] tells a server that starts on a new
+// database that it may load initial data.
+//
+// # Schema
+//
+// The tables live in the first schema of the connections' search_path, so a
+// database can hold several stores, each in a schema of its own:
+//
+//	accounts          organizations and users; login as first spelt, and a
+//	                  lower-cased key for lookups
+//	fields            each organization's fields, with their position
+//	field_options     each select field's options, with their position
+//	repositories      ID, current owner and name, private
+//	repository_names  every owner/name, current or former, that finds a
+//	                  repository; a new repository takes a former name over
+//	issues            one row per issue number ever used: state (live,
+//	                  deleted or transferred), where a transferred issue went,
+//	                  version, and the values
+//
+// Owners and names are matched by keys that the store lower-cases in Go, as
+// memstore does, so matching does not depend on the database's collation.
+// Issue rows are never deleted, so a number is never used twice; Issue
+// follows chains of transfers with one recursive query.
+//
+// An issue's values are one JSON array in a json column, in the order they
+// were written, and its version is a bigint that every write increments,
+// handed out as its decimal string. The values are always read and written
+// whole, so one column keeps a write to one row, and the row's lock serves
+// the compare-and-set. The column is json, not jsonb: jsonb refuses the NUL
+// character, which a text value may hold, and rewrites numbers (-0 becomes 0);
+// json keeps the text that the store wrote, and an ad hoc query can cast it to
+// jsonb.
+//
+// # Migrations
+//
+// [Migrate] applies the steps of the schema that the database lacks, each in a
+// transaction that also records its version number in schema_migrations, and
+// under an advisory lock on the schema: servers that start together apply
+// each step once between them. It refuses a database whose schema is newer
+// than the package.
+//
+// # Several servers
+//
+// Any number of servers may share one database. [Store.CompareAndSwap] is a
+// single UPDATE of the issue's row that checks the expected version; the row's
+// lock makes the check and the write one atomic step, so of concurrent writers
+// with the same version exactly one succeeds and the handler retries the
+// others. Writes to different issues lock different rows and do not wait for
+// each other. The seed methods take a lock that makes them apply one at a time;
+// the handler's reads and writes do not wait for it, and a write waits only
+// for a seed call that changes the same issue.
+//
+// Versions come from the database, so every server hands out the same ETag for
+// the same state of an issue. What each server keeps in memory is its own: the secondary
+// rate limit (Config.WriteLimits) and Config.MaxInFlight count the requests of
+// one server process, so a client that spreads its writes over n servers may
+// make up to n times the configured number.
+//
+// # Failures
+//
+// An error that says the database cannot serve now (it cannot be reached,
+// the connection broke, the server is starting or shutting down, too many
+// connections, a pool's acquire or a query ran out of time) wraps
+// [issuefields.ErrUnavailable], which the handler answers with 503 and
+// Retry-After; any other error is a fault, answered with 500. The pool drops
+// broken connections and opens new ones, so the server serves again once the
+// database is back, without a restart.
+//
+// The Store uses the pool's default query mode, which prepares statements on
+// each connection. Behind a connection pooler in transaction mode that does
+// not track prepared statements, set the pool's
+// ConnConfig.DefaultQueryExecMode to pgx.QueryExecModeExec.
+package pgstore

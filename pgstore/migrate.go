@@ -1,0 +1,84 @@
+package pgstore
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// A migration is one step of the schema: a version number, a description,
+// and the SQL that takes the schema from the previous version to this one.
+type migration struct {
+	version     int
+	description string
+	sql         string
+}
+
+//go:embed migrations/001_tables.sql
+var tablesSQL string
+
+// migrations lists every step of the schema, in order. A step, once
+// released, never changes: a change to the schema is a new step at the end.
+var migrations = []migration{
+	{1, "accounts, fields, repositories and issues", tablesSQL},
+}
+
+// migrateLockClass is the first key of the advisory lock that Migrate takes;
+// the second is a hash of the schema it migrates.
+const migrateLockClass = 0x70677374 // "pgst"
+
+// Migrate brings the tables of the store to the current schema, in the first
+// schema of the search_path of pool's connections. It records each applied
+// step in the table schema_migrations, with its version number, and applies
+// each missing step in a transaction of its own, which also records it: a
+// step is applied completely, exactly once. Every transaction holds an
+// advisory lock on the schema, so that servers that start together and all
+// call Migrate apply each step once between them, and each returns once the
+// schema is current. Migrate returns an error, and changes nothing, if the
+// database records a step that this package does not know: a newer version
+// of it migrated the database.
+func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	for _, m := range migrations {
+		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return m.apply(ctx, tx) })
+		if err != nil {
+			return wrap(fmt.Sprintf("apply schema version %d (%s)", m.version, m.description), err)
+		}
+	}
+	return nil
+}
+
+// apply applies m in tx, unless the schema has it already.
+func (m migration) apply(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '')))`, migrateLockClass)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version     integer     PRIMARY KEY,
+		description text        NOT NULL,
+		applied_at  timestamptz NOT NULL DEFAULT now())`)
+	if err != nil {
+		return err
+	}
+	var newest int
+	var applied bool
+	err = tx.QueryRow(ctx, `SELECT coalesce(max(version), 0), coalesce(bool_or(version = $1), false) FROM schema_migrations`,
+		m.version).Scan(&newest, &applied)
+	if err != nil {
+		return err
+	}
+	if latest := migrations[len(migrations)-1].version; newest > latest {
+		return fmt.Errorf("the database has schema version %d, newer than version %d, the latest this package knows", newest, latest)
+	}
+	if applied {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, m.sql); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version, description) VALUES ($1, $2)`, m.version, m.description)
+	return err
+}
