@@ -249,7 +249,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 func (h *Handler) resolve(c *call) error {
 	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
 	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
-	if !ok || strings.HasSuffix(strings.ToLower(name), ".git") {
+	if !ok || len(name) >= 4 && strings.EqualFold(name[len(name)-4:], ".git") {
 		return errNotFound
 	}
 	if c.route.hasFieldID {
