@@ -1,10 +1,11 @@
 // Package memstore provides an in-memory [issuefields.Store], for tests and
 // examples: its data lives as long as the process.
 //
-// A [Store] starts empty. Its seed methods (AddOrganization, AddField,
-// AddRepository, RenameRepository, TransferRepository, AddIssue, DeleteIssue,
-// TransferIssue and SetValues) fill it; each either applies completely or
-// returns an error and changes nothing. The seed methods check the shape of
+// A [Store] starts empty. Its seed methods, those of [issuefields.Seeder]
+// (AddOrganization, AddField, AddRepository, RenameRepository,
+// TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
+// fill it; each either applies completely or returns an error and changes
+// nothing. The seed methods check the shape of
 // what they are given (unique IDs and names, known data types, options only
 // on select fields) but not field values: SetValues stores whatever it is
 // given, so seed data must already be valid for the organization's fields,

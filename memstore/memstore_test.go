@@ -3,7 +3,6 @@ package memstore_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -16,193 +15,65 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return memstore.New() })
 }
 
-// seeded returns a store with an organization and its field, a user, three
-// repositories, and issues that are live, deleted and transferred.
-func seeded(t *testing.T) *memstore.Store {
-	t.Helper()
+// The tests below check what the package documentation promises beyond the
+// contract that the conformance suite checks.
+
+// TestSeedErrorsNameThePackage checks that the error of a refused seed call
+// starts with the package's name.
+func TestSeedErrorsNameThePackage(t *testing.T) {
 	s := memstore.New()
-	must := func(err error) {
-		t.Helper()
+	_, addErr := s.AddRepository("", "new", false)
+	for _, err := range []error{
+		s.AddOrganization(""),
+		s.AddField("nobody", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}),
+		addErr,
+		s.RenameRepository("octocat", "nope", "new"),
+		s.AddIssue("octocat", "nope", 1),
+	} {
+		if err == nil || !strings.HasPrefix(err.Error(), "memstore: ") {
+			t.Errorf("error = %v, want one that starts with %q", err, "memstore: ")
+		}
+	}
+}
+
+// TestRepositoryIDsCountFromOne checks that repositories get the IDs 1, 2, 3
+// and so on in the order they are added.
+func TestRepositoryIDsCountFromOne(t *testing.T) {
+	s := memstore.New()
+	for i, name := range [][2]string{{"octocat", "a"}, {"hubot", "a"}, {"octocat", "b"}} {
+		if r, err := s.AddRepository(name[0], name[1], false); err != nil || r.ID != int64(i+1) {
+			t.Errorf("AddRepository(%q, %q, false) = %+v, %v; want ID %d", name[0], name[1], r, err, i+1)
+		}
+	}
+}
+
+// TestValuesOfIssueThatIsNotLive checks that Values and CompareAndSwap tell a
+// deleted issue (ErrIssueDeleted) from one that was transferred away or never
+// added (ErrNotFound), where the contract allows either.
+func TestValuesOfIssueThatIsNotLive(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	r, err := s.AddRepository("octocat", "hello", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		s.AddIssue("octocat", "hello", 1),
+		s.AddIssue("octocat", "hello", 2),
+		s.DeleteIssue("octocat", "hello", 1),
+		s.TransferIssue("octocat", "hello", 2, "octocat", "hello", 3),
+	} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(s.AddOrganization("octo-org"))
-	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.SingleSelect,
-		Options: []issuefields.Option{{ID: 1, Name: "High"}, {ID: 2, Name: "Low"}}}))
-	for _, name := range [][2]string{{"octo-org", "hello-world"}, {"octo-org", "spoon-knife"}, {"octocat", "spoon-knife"}} {
-		_, err := s.AddRepository(name[0], name[1], false)
-		must(err)
-	}
-	for n := int64(1); n <= 3; n++ {
-		must(s.AddIssue("octo-org", "hello-world", n))
-	}
-	must(s.SetValues("octo-org", "hello-world", 1, []issuefields.Value{{FieldID: 1, OptionIDs: []int64{2}}}))
-	must(s.DeleteIssue("octo-org", "hello-world", 2))
-	must(s.TransferIssue("octo-org", "hello-world", 3, "octo-org", "hello-world", 4))
-	return s
-}
-
-// observe describes what the Store methods show about the accounts,
-// repositories and issues that the tests use.
-func observe(s *memstore.Store) string {
-	ctx := context.Background()
-	var b strings.Builder
-	for _, owner := range []string{"octo-org", "octocat", "nobody"} {
-		for _, name := range []string{"hello-world", "spoon-knife", "renamed", "new"} {
-			r, err := s.Repository(ctx, owner, name)
-			fmt.Fprintf(&b, "%s/%s: %+v, %v\n", owner, name, r, err)
-			if err != nil {
-				continue
-			}
-			fields, err := s.Fields(ctx, r)
-			fmt.Fprintf(&b, "\tfields: %+v, %v\n", fields, err)
-			for n := int64(1); n <= 5; n++ {
-				is, err := s.Issue(ctx, r, n)
-				values, v, verr := s.Values(ctx, issuefields.IssueKey{RepositoryID: r.ID, Number: n})
-				fmt.Fprintf(&b, "\t#%d: %+v, %v; %+v, %q, %v\n", n, is, err, values, v, verr)
-			}
+	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 2: issuefields.ErrNotFound, 4: issuefields.ErrNotFound} {
+		key := issuefields.IssueKey{RepositoryID: r.ID, Number: n}
+		if _, _, err := s.Values(ctx, key); !errors.Is(err, want) {
+			t.Errorf("Values(%+v) = %v, want %v", key, err, want)
 		}
-	}
-	return b.String()
-}
-
-func TestBadSeedCallChangesNothing(t *testing.T) {
-	field := func(id int64, name string, dt issuefields.DataType, options ...issuefields.Option) issuefields.Field {
-		return issuefields.Field{ID: id, Name: name, DataType: dt, Options: options}
-	}
-	high := issuefields.Option{ID: 7, Name: "High"}
-	addRepo := func(owner, name string) func(*memstore.Store) error {
-		return func(s *memstore.Store) error {
-			_, err := s.AddRepository(owner, name, false)
-			return err
+		if _, err := s.CompareAndSwap(ctx, key, "1", nil); !errors.Is(err, want) {
+			t.Errorf("CompareAndSwap(%+v) = %v, want %v", key, err, want)
 		}
-	}
-	tests := []struct {
-		name   string
-		call   func(*memstore.Store) error
-		want   string // the error message
-		target error  // what the error wraps, if anything
-	}{
-		{"empty organization", func(s *memstore.Store) error { return s.AddOrganization("") },
-			`memstore: empty organization login`, nil},
-		{"organization twice", func(s *memstore.Store) error { return s.AddOrganization("Octo-Org") },
-			`memstore: organization "Octo-Org": account "octo-org" already exists`, nil},
-		{"organization named like a user", func(s *memstore.Store) error { return s.AddOrganization("octocat") },
-			`memstore: organization "octocat": account "octocat" already exists`, nil},
-		{"field of an unknown organization", func(s *memstore.Store) error { return s.AddField("nobody", field(2, "Notes", issuefields.Text)) },
-			`memstore: organization "nobody": issuefields: not found`, issuefields.ErrNotFound},
-		{"field of a user", func(s *memstore.Store) error { return s.AddField("OctoCat", field(2, "Notes", issuefields.Text)) },
-			`memstore: "octocat" is a user, not an organization`, nil},
-		{"field ID zero", func(s *memstore.Store) error { return s.AddField("octo-org", field(0, "Notes", issuefields.Text)) },
-			`memstore: field 0 of organization "octo-org": id is not positive`, nil},
-		{"field ID taken", func(s *memstore.Store) error { return s.AddField("octo-org", field(1, "Notes", issuefields.Text)) },
-			`memstore: field 1 of organization "octo-org": id already used by field "Priority"`, nil},
-		{"field without a name", func(s *memstore.Store) error { return s.AddField("octo-org", field(2, "", issuefields.Text)) },
-			`memstore: field 2 of organization "octo-org": empty name`, nil},
-		{"field name taken", func(s *memstore.Store) error { return s.AddField("octo-org", field(2, "Priority", issuefields.Text)) },
-			`memstore: field 2 of organization "octo-org": duplicate field name "Priority"`, nil},
-		{"unknown data type", func(s *memstore.Store) error { return s.AddField("octo-org", field(2, "Notes", "color")) },
-			`memstore: field 2 of organization "octo-org": unknown data type "color"`, nil},
-		{"select field without options", func(s *memstore.Store) error {
-			return s.AddField("octo-org", field(2, "Size", issuefields.MultiSelect))
-		},
-			`memstore: field 2 of organization "octo-org": a multi_select field needs at least one option`, nil},
-		{"text field with options", func(s *memstore.Store) error {
-			return s.AddField("octo-org", field(2, "Notes", issuefields.Text, high))
-		},
-			`memstore: field 2 of organization "octo-org": a text field has no options`, nil},
-		{"option ID zero", func(s *memstore.Store) error {
-			return s.AddField("octo-org", field(3, "Size", issuefields.SingleSelect, issuefields.Option{Name: "S"}))
-		}, `memstore: field 3 of organization "octo-org": option "S": id 0 is not positive`, nil},
-		{"option without a name", func(s *memstore.Store) error {
-			return s.AddField("octo-org", field(3, "Size", issuefields.SingleSelect, issuefields.Option{ID: 1}))
-		}, `memstore: field 3 of organization "octo-org": option 1: empty name`, nil},
-		{"option ID taken", func(s *memstore.Store) error {
-			return s.AddField("octo-org", field(3, "Size", issuefields.SingleSelect, high, issuefields.Option{ID: 7, Name: "Low"}))
-		}, `memstore: field 3 of organization "octo-org": duplicate option id 7`, nil},
-		{"option name taken", func(s *memstore.Store) error {
-			return s.AddField("octo-org", field(3, "Size", issuefields.SingleSelect, high, issuefields.Option{ID: 8, Name: "High"}))
-		}, `memstore: field 3 of organization "octo-org": duplicate option name "High"`, nil},
-		{"repository without an owner", addRepo("", "new"),
-			`memstore: repository "/new": bad owner ""`, nil},
-		{"repository without a name", addRepo("octo-org", ""),
-			`memstore: repository "octo-org/": bad name ""`, nil},
-		{"owner with a slash", addRepo("octo/org", "new"),
-			`memstore: repository "octo/org/new": bad owner "octo/org"`, nil},
-		{"repository twice", addRepo("Octo-Org", "Hello-World"),
-			`memstore: repository "octo-org/hello-world" already exists`, nil},
-		{"rename of an unknown repository", func(s *memstore.Store) error { return s.RenameRepository("octo-org", "nope", "renamed") },
-			`memstore: repository "octo-org/nope": issuefields: not found`, issuefields.ErrNotFound},
-		{"rename to an empty name", func(s *memstore.Store) error { return s.RenameRepository("octo-org", "hello-world", "") },
-			`memstore: repository "octo-org/": bad name ""`, nil},
-		{"rename to a taken name", func(s *memstore.Store) error { return s.RenameRepository("octo-org", "hello-world", "Spoon-Knife") },
-			`memstore: repository "octo-org/spoon-knife" already exists`, nil},
-		{"transfer of an unknown repository", func(s *memstore.Store) error { return s.TransferRepository("nobody", "hello-world", "octocat") },
-			`memstore: repository "nobody/hello-world": issuefields: not found`, issuefields.ErrNotFound},
-		{"transfer to nobody", func(s *memstore.Store) error { return s.TransferRepository("octo-org", "hello-world", "") },
-			`memstore: repository "/hello-world": bad owner ""`, nil},
-		{"transfer to a taken name", func(s *memstore.Store) error { return s.TransferRepository("octocat", "spoon-knife", "octo-org") },
-			`memstore: repository "octo-org/spoon-knife" already exists`, nil},
-		{"issue of an unknown repository", func(s *memstore.Store) error { return s.AddIssue("octo-org", "nope", 1) },
-			`memstore: repository "octo-org/nope": issuefields: not found`, issuefields.ErrNotFound},
-		{"issue number zero", func(s *memstore.Store) error { return s.AddIssue("octo-org", "hello-world", 0) },
-			`memstore: issue 0 of "octo-org/hello-world": number is not positive`, nil},
-		{"issue twice", func(s *memstore.Store) error { return s.AddIssue("octo-org", "hello-world", 1) },
-			`memstore: issue 1 of "octo-org/hello-world" already exists`, nil},
-		{"issue number of a deleted issue", func(s *memstore.Store) error { return s.AddIssue("octo-org", "hello-world", 2) },
-			`memstore: issue 2 of "octo-org/hello-world" already exists`, nil},
-		{"issue number of a transferred issue", func(s *memstore.Store) error { return s.AddIssue("octo-org", "hello-world", 3) },
-			`memstore: issue 3 of "octo-org/hello-world" already exists`, nil},
-		{"deletion of an unknown issue", func(s *memstore.Store) error { return s.DeleteIssue("octo-org", "hello-world", 5) },
-			`memstore: issue 5 of "octo-org/hello-world": issuefields: not found`, issuefields.ErrNotFound},
-		{"deletion of a deleted issue", func(s *memstore.Store) error { return s.DeleteIssue("octo-org", "hello-world", 2) },
-			`memstore: issue 2 of "octo-org/hello-world": issuefields: issue deleted`, issuefields.ErrIssueDeleted},
-		{"deletion of a transferred issue", func(s *memstore.Store) error { return s.DeleteIssue("octo-org", "hello-world", 3) },
-			`memstore: issue 3 of "octo-org/hello-world" was transferred to issue 4 of repository 1: issuefields: not found`, issuefields.ErrNotFound},
-		{"transfer of a deleted issue", func(s *memstore.Store) error {
-			return s.TransferIssue("octo-org", "hello-world", 2, "octocat", "spoon-knife", 1)
-		},
-			`memstore: issue 2 of "octo-org/hello-world": issuefields: issue deleted`, issuefields.ErrIssueDeleted},
-		{"transfer of an issue to itself", func(s *memstore.Store) error {
-			return s.TransferIssue("octo-org", "hello-world", 1, "Octo-Org", "Hello-World", 1)
-		},
-			`memstore: cannot transfer issue 1 of "Octo-Org/Hello-World" to itself`, nil},
-		{"transfer of an issue to number zero", func(s *memstore.Store) error {
-			return s.TransferIssue("octo-org", "hello-world", 1, "octocat", "spoon-knife", 0)
-		},
-			`memstore: issue 0 of "octocat/spoon-knife": number is not positive`, nil},
-		{"transfer of an issue to an unknown repository", func(s *memstore.Store) error {
-			return s.TransferIssue("octo-org", "hello-world", 1, "octocat", "nope", 1)
-		},
-			`memstore: repository "octocat/nope": issuefields: not found`, issuefields.ErrNotFound},
-		{"transfer of an issue onto a deleted one", func(s *memstore.Store) error {
-			return s.TransferIssue("octo-org", "hello-world", 1, "octo-org", "hello-world", 2)
-		},
-			`memstore: issue 2 of "octo-org/hello-world": issuefields: issue deleted`, issuefields.ErrIssueDeleted},
-		{"transfer of an issue onto a transferred one", func(s *memstore.Store) error {
-			return s.TransferIssue("octo-org", "hello-world", 1, "octo-org", "hello-world", 3)
-		},
-			`memstore: issue 3 of "octo-org/hello-world" was transferred to issue 4 of repository 1: issuefields: not found`, issuefields.ErrNotFound},
-		{"values of an unknown issue", func(s *memstore.Store) error { return s.SetValues("octo-org", "hello-world", 5, nil) },
-			`memstore: issue 5 of "octo-org/hello-world": issuefields: not found`, issuefields.ErrNotFound},
-		{"values of a deleted issue", func(s *memstore.Store) error { return s.SetValues("octo-org", "hello-world", 2, nil) },
-			`memstore: issue 2 of "octo-org/hello-world": issuefields: issue deleted`, issuefields.ErrIssueDeleted},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := seeded(t)
-			before := observe(s)
-			err := tt.call(s)
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("error = %v, want %s", err, tt.want)
-			}
-			if tt.target != nil && !errors.Is(err, tt.target) {
-				t.Errorf("error %v does not wrap %v", err, tt.target)
-			}
-			if after := observe(s); after != before {
-				t.Errorf("the store changed from\n%s\nto\n%s", before, after)
-			}
-		})
 	}
 }

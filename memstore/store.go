@@ -20,7 +20,10 @@ type Store struct {
 	lastID   int64 // the ID of the repository added last
 }
 
-var _ issuefields.Store = (*Store)(nil)
+var (
+	_ issuefields.Store  = (*Store)(nil)
+	_ issuefields.Seeder = (*Store)(nil)
+)
 
 // New returns an empty Store.
 func New() *Store {

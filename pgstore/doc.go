@@ -11,12 +11,13 @@
 //	store := pgstore.New(pool)
 //	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier})
 //
-// The Store has the seed methods of memstore.Store (AddOrganization,
-// AddField, AddRepository, RenameRepository, TransferRepository, AddIssue,
-// DeleteIssue, TransferIssue and SetValues), with the same rules and error
-// messages, for the program that loads organizations, repositories and issues
-// into the database. [Store.IsEmpty] tells a server that starts on a new
-// database that it may load initial data.
+// The Store is an [issuefields.Seeder] too: it has the seed methods of
+// memstore.Store (AddOrganization, AddField, AddRepository, RenameRepository,
+// TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
+// with the same rules and error messages, for the program that loads
+// organizations, repositories and issues into the database. [Store.IsEmpty]
+// tells a server that starts on a new database that it may load initial data;
+// the command in cmd/example does so.
 //
 // # Schema
 //

@@ -317,3 +317,70 @@ func optionsByID(_ issuefields.Repository, fields []issuefields.Field) ([]issuef
 	}
 	return fields, nil
 }
+
+// duplicateOptionNames accepts a field whose options repeat a name, and keeps
+// the first option of each name.
+type duplicateOptionNames struct{ *memstore.Store }
+
+func (s duplicateOptionNames) AddField(org string, f issuefields.Field) error {
+	seen := make(map[string]bool)
+	f.Options = slices.DeleteFunc(slices.Clone(f.Options), func(o issuefields.Option) bool {
+		dup := seen[o.Name]
+		seen[o.Name] = true
+		return dup
+	})
+	return s.Store.AddField(org, f)
+}
+
+// clearBeforeAddIssue clears the values of the issue that AddIssue is to
+// add, and so those of an issue that has the number already, before it
+// refuses it.
+type clearBeforeAddIssue struct{ *memstore.Store }
+
+func (s clearBeforeAddIssue) AddIssue(owner, repo string, number int64) error {
+	_ = s.SetValues(owner, repo, number, nil)
+	return s.Store.AddIssue(owner, repo, number)
+}
+
+// valuesLeftBehind moves an issue without its values.
+type valuesLeftBehind struct{ *memstore.Store }
+
+func (s valuesLeftBehind) TransferIssue(owner, repo string, number int64, toOwner, toRepo string, toNumber int64) error {
+	if err := s.Store.TransferIssue(owner, repo, number, toOwner, toRepo, toNumber); err != nil {
+		return err
+	}
+	return s.SetValues(toOwner, toRepo, toNumber, nil)
+}
+
+// forgetfulRename finds a renamed repository by its current name only:
+// renaming it takes away every name it had before.
+type forgetfulRename struct {
+	*memstore.Store
+	mu        sync.Mutex
+	forgotten map[[2]string]bool // lower-cased owner and name
+}
+
+func (s *forgetfulRename) RenameRepository(owner, name, newName string) error {
+	r, err := s.Store.Repository(context.Background(), owner, name)
+	if err != nil {
+		return err
+	}
+	if err := s.Store.RenameRepository(owner, name, newName); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.forgotten[[2]string{strings.ToLower(r.Owner), strings.ToLower(r.Name)}] = true
+	delete(s.forgotten, [2]string{strings.ToLower(r.Owner), strings.ToLower(newName)})
+	return nil
+}
+
+func (s *forgetfulRename) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+	s.mu.Lock()
+	forgotten := s.forgotten[[2]string{strings.ToLower(owner), strings.ToLower(name)}]
+	s.mu.Unlock()
+	if forgotten {
+		return issuefields.Repository{}, issuefields.ErrNotFound
+	}
+	return s.Store.Repository(ctx, owner, name)
+}

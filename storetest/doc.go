@@ -4,7 +4,10 @@
 // The Store interface has no way to put data in, so the suite tests a
 // [Store]: an issuefields.Store with seed methods that the suite calls to set
 // up each case. Every case gets a fresh, empty store and is named with the
-// sentence of the contract it enforces.
+// sentence of the contract it enforces. Some cases check the seed methods
+// themselves: what each refuses, with the sentinel error that says what is
+// missing, and that a refused call changes nothing that the Store methods
+// show.
 //
 // [Run] runs each case as a subtest; hooking an implementation up is one line:
 //

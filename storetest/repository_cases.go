@@ -17,6 +17,9 @@ var repositoryCases = []testCase{
 	{"Repository reports whether an organization owns the repository", repositoryOwnedByOrganization},
 	{"Repository reports whether the repository is private", repositoryPrivate},
 	{"Repository IDs are positive and unique in the store", repositoryIDs},
+	{"Repository spells an owner as its account was first given, and a name as it was last given", repositorySpelling},
+	{"AddRepository takes over a former name of another repository, which keeps its other names", repositoryNameTakenByNew},
+	{"RenameRepository takes over a former name of another repository, which keeps its other names", repositoryNameTakenByRename},
 }
 
 func repositoryFound(e *env) {
@@ -130,6 +133,47 @@ func repositoryIDs(e *env) {
 	for id, name := range seen {
 		if r := e.repo(name[0], name[1]); r.ID != id {
 			e.r.Errorf("Repository(%q, %q).ID = %d, want %d", name[0], name[1], r.ID, id)
+		}
+	}
+}
+
+func repositorySpelling(e *env) {
+	e.addOrgs("Octo-Org")
+	e.addRepo("octo-org", "Hello-World", false)
+	e.addRepo("OctoCat", "a", false)
+	e.addRepo("OCTOCAT", "b", false)
+	e.addRepo("hubot", "c", false)
+	e.rename("OCTO-ORG", "hello-world", "HELLO-world")
+	e.transferRepo("octocat", "b", "HUBOT")
+	e.transferRepo("HUBOT", "C", "octocat")
+	for _, want := range [][2]string{{"Octo-Org", "HELLO-world"}, {"OctoCat", "a"}, {"hubot", "b"}, {"OctoCat", "c"}} {
+		if r := e.repo(want[0], want[1]); r.Owner != want[0] || r.Name != want[1] {
+			e.r.Errorf("Repository(%q, %q) = %+v, want owner %q and name %q spelt so", want[0], want[1], r, want[0], want[1])
+		}
+	}
+}
+
+func repositoryNameTakenByNew(e *env) {
+	old := e.addRepo("octocat", "hello", false)
+	e.rename("octocat", "hello", "renamed")
+	added := e.addRepo("octocat", "Hello", true)
+	e.wantRepo("octocat", "hello", added)
+	e.wantRepo("octocat", "HELLO", added)
+	if r := e.repo("octocat", "renamed"); r.ID != old.ID {
+		e.r.Errorf("Repository(%q, %q) = %+v, want the repository that was called hello before, ID %d", "octocat", "renamed", r, old.ID)
+	}
+}
+
+func repositoryNameTakenByRename(e *env) {
+	a := e.addRepo("octocat", "a", false)
+	b := e.addRepo("octocat", "b", false)
+	e.rename("octocat", "a", "c")
+	e.rename("octocat", "b", "a")
+	e.rename("octocat", "a", "b")
+	// a is now c; b is now b again, having been a in between.
+	for name, want := range map[string]int64{"a": b.ID, "b": b.ID, "c": a.ID} {
+		if r := e.repo("octocat", name); r.ID != want {
+			e.r.Errorf("after renames of a to c, b to a and back to b, Repository(%q, %q) = %+v, want ID %d", "octocat", name, r, want)
 		}
 	}
 }

@@ -10,45 +10,16 @@ import (
 )
 
 // Store is a store under test: an issuefields.Store that the suite can also
-// fill. Each seed method either applies completely or returns an error and
-// changes nothing; the suite only calls them with valid arguments and fails
-// the case when one returns an error. Every owner/name argument names a
-// repository as [issuefields.Store.Repository] finds it: case-insensitively,
-// by its current name or a former one.
+// fill through the seed methods of [issuefields.Seeder]. Each seed method
+// either applies completely or returns an error and changes nothing; the
+// suite sets up its cases with valid calls, failing a case when one of them
+// returns an error, and checks with invalid calls that each is refused and
+// changes nothing. Every owner/name argument names a repository as
+// [issuefields.Store.Repository] finds it: case-insensitively, by its current
+// name or a former one.
 type Store interface {
 	issuefields.Store
-
-	// AddOrganization adds the organization login, which has no fields yet.
-	AddOrganization(login string) error
-
-	// AddField appends f to the fields of the organization org.
-	AddField(org string, f issuefields.Field) error
-
-	// AddRepository adds the repository owner/name and returns it. The owner
-	// is an organization if AddOrganization added it, and a user otherwise.
-	AddRepository(owner, name string, private bool) (issuefields.Repository, error)
-
-	// RenameRepository renames the repository owner/name to newName.
-	RenameRepository(owner, name, newName string) error
-
-	// TransferRepository gives the repository owner/name to the account
-	// newOwner, an organization or a user as for AddRepository.
-	TransferRepository(owner, name, newOwner string) error
-
-	// AddIssue adds issue number, with no values, to the repository
-	// owner/repo.
-	AddIssue(owner, repo string, number int64) error
-
-	// DeleteIssue deletes issue number of the repository owner/repo.
-	DeleteIssue(owner, repo string, number int64) error
-
-	// TransferIssue moves issue number of owner/repo to issue toNumber of
-	// toOwner/toRepo, which it creates if it does not exist.
-	TransferIssue(owner, repo string, number int64, toOwner, toRepo string, toNumber int64) error
-
-	// SetValues replaces the values of issue number of owner/repo and gives
-	// the issue a new version, as a successful CompareAndSwap would.
-	SetValues(owner, repo string, number int64, values []issuefields.Value) error
+	issuefields.Seeder
 }
 
 // Run runs every case of the suite as a subtest of t named with the sentence

@@ -174,6 +174,23 @@ func TestBrokenStoresFail(t *testing.T) {
 				"CompareAndSwap on one issue changes no other issue's values or version",
 				"CompareAndSwap on different issues at the same time never conflicts",
 			}},
+		{"AddField accepting a duplicate option name",
+			func(s *memstore.Store) storetest.Store { return duplicateOptionNames{s} },
+			[]string{"AddField refuses a field with a duplicate option name and changes nothing"}},
+		{"AddIssue clearing values before it refuses a number",
+			func(s *memstore.Store) storetest.Store { return clearBeforeAddIssue{s} },
+			[]string{"AddIssue refuses a number that the repository has or had, live, deleted or transferred, and changes nothing"}},
+		{"TransferIssue leaving the values behind",
+			func(s *memstore.Store) storetest.Store { return valuesLeftBehind{s} },
+			[]string{"TransferIssue moves the issue's values to its new place, replacing the values there under a new version"}},
+		{"RenameRepository forgetting the former name",
+			func(s *memstore.Store) storetest.Store {
+				return &forgetfulRename{Store: s, forgotten: make(map[[2]string]bool)}
+			},
+			[]string{
+				"Repository finds a renamed repository by every former name, under its current name",
+				"RenameRepository takes over a former name of another repository, which keeps its other names",
+			}},
 		{"Fields panicking",
 			func(s *memstore.Store) storetest.Store {
 				return fieldsEdit{s, func(issuefields.Repository, []issuefields.Field) ([]issuefields.Field, error) { panic("boom") }}

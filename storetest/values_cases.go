@@ -21,6 +21,8 @@ var valuesCases = []testCase{
 	{"CompareAndSwap returns a version that differs from every version the issue had before", swapNewVersion},
 	{"CompareAndSwap with a stale version returns ErrVersionConflict and changes nothing", swapStale},
 	{"CompareAndSwap on one issue changes no other issue's values or version", swapOtherIssues},
+	{"Values and CompareAndSwap return ErrIssueDeleted or ErrNotFound for an issue that was deleted or transferred away", valuesNotLive},
+	{"TransferIssue moves the issue's values to its new place, replacing the values there under a new version", valuesMoveWithIssue},
 }
 
 func valuesEmpty(e *env) {
@@ -163,4 +165,53 @@ func swapOtherIssues(e *env) {
 			}
 		}
 	}
+}
+
+func valuesNotLive(e *env) {
+	e.addOrgs("octo-org")
+	repo := e.addRepo("octo-org", "hello-world", false)
+	e.addIssues("octo-org", "hello-world", 1, 2)
+	e.setValues("octo-org", "hello-world", 2, someValues())
+	deleted, moved := e.issue(repo, 1).Key(), e.issue(repo, 2).Key()
+	_, deletedVersion := e.values(deleted)
+	_, movedVersion := e.values(moved)
+	e.deleteIssue("octo-org", "hello-world", 1)
+	e.transferIssue("octo-org", "hello-world", 2, "octo-org", "hello-world", 3)
+	to := e.issue(repo, 3).Key()
+	toValues, toVersion := e.values(to)
+	gone := func(err error) bool {
+		return errors.Is(err, issuefields.ErrIssueDeleted) || errors.Is(err, issuefields.ErrNotFound)
+	}
+	for _, c := range []struct {
+		what string
+		key  issuefields.IssueKey
+		v    issuefields.Version
+	}{{"deleted", deleted, deletedVersion}, {"transferred", moved, movedVersion}} {
+		if values, v, err := e.s.Values(e.ctx, c.key); !gone(err) {
+			e.r.Errorf("Values(%+v) of a %s issue = %v, %q, %v; want ErrIssueDeleted or ErrNotFound", c.key, c.what, values, v, err)
+		}
+		if v, err := e.s.CompareAndSwap(e.ctx, c.key, c.v, nil); !gone(err) {
+			e.r.Errorf("CompareAndSwap(%+v, %q) of a %s issue = %q, %v; want ErrIssueDeleted or ErrNotFound", c.key, c.v, c.what, v, err)
+		}
+	}
+	if got, v := e.values(to); !equalValues(got, toValues) || v != toVersion {
+		e.r.Errorf("after a CompareAndSwap on the place that the issue left, Values at its new place = %v, %q; want %v, %q", got, v, toValues, toVersion)
+	}
+}
+
+func valuesMoveWithIssue(e *env) {
+	e.addOrgs("octo-org")
+	repo := e.addRepo("octo-org", "hello-world", false)
+	other := e.addRepo("octocat", "elsewhere", false)
+	e.addIssues("octo-org", "hello-world", 1, 2)
+	e.setValues("octo-org", "hello-world", 1, someValues())
+	e.setValues("octo-org", "hello-world", 2, []issuefields.Value{{FieldID: 10, Text: "replaced"}})
+	to := e.issue(repo, 2).Key()
+	_, before := e.values(to)
+	e.transferIssue("octo-org", "hello-world", 1, "octo-org", "hello-world", 2)
+	if got, v := e.values(to); !equalValues(got, someValues()) || v == before {
+		e.r.Errorf("after TransferIssue moved issue 1 onto issue 2, Values of issue 2 = %v, %q; want %v and a version other than %q", got, v, someValues(), before)
+	}
+	e.transferIssue("octo-org", "hello-world", 2, "octocat", "elsewhere", 7)
+	e.wantValues(e.issue(other, 7).Key(), someValues(), "after TransferIssue moved the issue to a new number of another repository")
 }

@@ -1,0 +1,95 @@
+package issuefields
+
+// Seeder puts organizations, fields, repositories, issues and values into a
+// store: the data that the API reads but cannot create. A program that
+// starts a server calls its methods to load initial data, and the storetest
+// suite calls them to set up each case. The handler never calls them.
+//
+// Every method either applies completely or returns an error and changes
+// nothing. The methods take no context: they are meant for start-up and
+// tests, not for the request path. A Seeder that is also a Store must be safe
+// for the handler to use while a seed method runs.
+//
+// Owners and repository names match case-insensitively, as
+// [Store.Repository] matches them: every owner/name argument names a
+// repository by its current owner and name or by any it had before. An
+// account (the owner of repositories) is an organization if AddOrganization
+// added it, and a user otherwise; the store creates a user the first time a
+// repository is given to it, spelt as it is first given. Only organizations
+// have fields.
+//
+// Errors: a method that is given a repository that is not found by its
+// owner/name (or, for AddField, an organization that the store does not have)
+// returns an error that wraps ErrNotFound; one that is given an issue that
+// was deleted returns an error that wraps ErrIssueDeleted, and one that was
+// never added or was transferred away, ErrNotFound. The storetest suite checks
+// these, and that a refused call changes nothing.
+//
+// Issue numbers are never reused: a number that a repository has used, for a
+// live, deleted or transferred issue, cannot be added again, so a version
+// the handler saw for one issue never belongs to another.
+type Seeder interface {
+	// AddOrganization adds the organization login, which has no fields yet.
+	// It returns an error if login is empty or already names an account of
+	// the store, an organization or a user that owns a repository.
+	AddOrganization(login string) error
+
+	// AddField appends f to the fields of the organization org, after the
+	// fields it has; Store.Fields lists them in that order. The store keeps
+	// a copy of f. It returns an error if org is not an organization of the
+	// store, or if ValidateField refuses f among the organization's fields.
+	AddField(org string, f Field) error
+
+	// AddRepository adds the repository owner/name and returns it as
+	// Store.Repository would, with an ID that no other repository of the
+	// store has. If another repository had the name owner/name before, the
+	// new one takes it over and the old one is no longer found by it. It
+	// returns an error if owner or name is empty or contains a slash, or if a
+	// repository is called owner/name now.
+	AddRepository(owner, name string, private bool) (Repository, error)
+
+	// RenameRepository renames the repository owner/name to newName under
+	// the same owner. The repository keeps its ID, its issues and their
+	// values, and is still found by every name it had. It returns an error if
+	// there is no such repository, if newName is empty or contains a slash,
+	// or if another repository of the owner is called newName now.
+	RenameRepository(owner, name, newName string) error
+
+	// TransferRepository gives the repository owner/name to the account
+	// newOwner. The repository keeps its ID, its name, its issues and their
+	// values, and is still found by every owner and name it had; its fields
+	// are now those of the new owner. It returns an error if there is no
+	// such repository, if newOwner is empty or contains a slash, or if
+	// newOwner has a repository of the same name now.
+	TransferRepository(owner, name, newOwner string) error
+
+	// AddIssue adds issue number, live and with no values, to the
+	// repository owner/repo. It returns an error if there is no such
+	// repository, if number is not positive, or if the repository has or had
+	// an issue with that number.
+	AddIssue(owner, repo string, number int64) error
+
+	// DeleteIssue deletes the live issue number of the repository
+	// owner/repo, and its values. Afterwards Store.Issue returns
+	// ErrIssueDeleted for it. It returns an error if there is no such live
+	// issue.
+	DeleteIssue(owner, repo string, number int64) error
+
+	// TransferIssue moves the live issue number of owner/repo to issue
+	// toNumber of toOwner/toRepo, which it creates if it does not exist. The
+	// issue's values move with it and replace any the destination had, under
+	// a new version of the destination. Afterwards Store.Issue finds the old
+	// issue at its new place, following chains of transfers. It returns an
+	// error if the source is not a live issue, if toNumber is not positive,
+	// or if the destination is the source or an issue that was deleted or
+	// transferred.
+	TransferIssue(owner, repo string, number int64, toOwner, toRepo string, toNumber int64) error
+
+	// SetValues replaces the values of the live issue number of owner/repo
+	// with a copy of values and gives the issue a new version, as a
+	// CompareAndSwap with the current version would. It stores values as
+	// given, in their order, without checking them against the
+	// organization's fields: seed data must be valid, as the handler would
+	// have written it. It returns an error if there is no such live issue.
+	SetValues(owner, repo string, number int64, values []Value) error
+}
