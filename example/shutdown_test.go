@@ -9,12 +9,15 @@ import (
 	"net/http/httptrace"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
+
+var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*/)$`)
 
 // TestSIGTERMFinishesRequestsInFlight builds the example program, starts it,
 // and sends it SIGTERM while a request is in flight: the request still gets

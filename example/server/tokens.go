@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -45,6 +45,24 @@ func (t *tokenTable) add(token string, e *tokenEntry) bool {
 	e.principal.Permissions = e.permissions
 	t.byHash[h] = e
 	return true
+}
+
+// remap returns a table of the same tokens whose permissions follow ids, a
+// map from repository IDs of one store to those of another. A repository
+// whose ID is not in ids is left out of every token's permissions.
+func (t *tokenTable) remap(ids map[int64]int64) *tokenTable {
+	m := newTokenTable()
+	for h, e := range t.byHash {
+		moved := &tokenEntry{principal: e.principal, expiresAt: e.expiresAt, repos: make(map[int64]issuefields.RepositoryPermissions)}
+		for id, p := range e.repos {
+			if to, ok := ids[id]; ok {
+				moved.repos[to] = p
+			}
+		}
+		moved.principal.Permissions = moved.permissions
+		m.byHash[h] = moved
+	}
+	return m
 }
 
 // entry returns the entry of token, or nil if the table does not know it.

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -17,32 +17,14 @@ const stopLine = "Stop the server with Ctrl-C."
 // printUsage writes the start-up message: the data that d serves, its
 // tokens and what each may do, and curl commands to try against base, the
 // server's address and mount prefix (without a trailing slash). vendor is the
-// word of the API's header names.
+// word of the API's header names. When the store held data of its own, which
+// the data file does not describe, it shows only the tokens.
 func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 	now := time.Now()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if d.name == "" {
-		fmt.Fprintf(tw, "\nServing the built-in demo data (-data FILE serves your own).\n")
-	} else {
-		fmt.Fprintf(tw, "\nServing the data of %s.\n", d.name)
-	}
-	for _, o := range d.file.Organizations {
-		fmt.Fprintf(tw, "\nIssue fields of organization %s:\n", o.Login)
-		for _, f := range o.Fields {
-			kind := f.DataType
-			if len(f.Options) > 0 {
-				names := make([]string, len(f.Options))
-				for i, opt := range f.Options {
-					names[i] = opt.Name
-				}
-				kind += " (" + strings.Join(names, ", ") + ")"
-			}
-			fmt.Fprintf(tw, "  %d\t%s\t%s\n", f.ID, f.Name, kind)
-		}
-	}
-	fmt.Fprintf(tw, "\nRepositories:\n")
-	for i, rd := range d.file.Repositories {
-		fmt.Fprintf(tw, "  %s/%s\t%s\t%s\n", d.repos[i].Owner, d.repos[i].Name, visibility(d.repos[i]), issueSummary(rd))
+	fmt.Fprintf(tw, "\n%s\n", headline(d))
+	if d.loading != notLoaded {
+		printData(tw, d)
 	}
 	fmt.Fprintf(tw, "\nTokens (send one as \"Authorization: Bearer TOKEN\"):\n")
 	for _, td := range d.file.Tokens {
@@ -57,15 +39,60 @@ func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	token, exs := d.examples(now)
-	if len(exs) > 0 {
-		fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
-	}
-	for _, ex := range exs {
-		fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, token, ex))
+	if d.loading != notLoaded {
+		token, exs := d.examples(now)
+		if len(exs) > 0 {
+			fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
+		}
+		for _, ex := range exs {
+			fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, token, ex))
+		}
 	}
 	_, err := fmt.Fprintf(w, "\n%s\n", stopLine)
 	return err
+}
+
+// headline says what the server serves, and whence.
+func headline(d *dataset) string {
+	if d.name == "" {
+		switch d.loading {
+		case intoEmpty:
+			return "The store was empty: loaded the built-in demo data into it (-data FILE loads your own)."
+		case notLoaded:
+			return "The store was not empty, so the built-in demo data was not loaded: serving what the store holds, with the demo data's tokens."
+		}
+		return "Serving the built-in demo data (-data FILE serves your own)."
+	}
+	switch d.loading {
+	case intoEmpty:
+		return "The store was empty: loaded the data of " + d.name + " into it."
+	case notLoaded:
+		return "The store was not empty, so the data of " + d.name + " was not loaded: serving what the store holds, with the tokens of " + d.name + "."
+	}
+	return "Serving the data of " + d.name + "."
+}
+
+// printData writes the organizations and repositories of d's data file, as
+// the store knows them.
+func printData(w io.Writer, d *dataset) {
+	for _, o := range d.file.Organizations {
+		fmt.Fprintf(w, "\nIssue fields of organization %s:\n", o.Login)
+		for _, f := range o.Fields {
+			kind := f.DataType
+			if len(f.Options) > 0 {
+				names := make([]string, len(f.Options))
+				for i, opt := range f.Options {
+					names[i] = opt.Name
+				}
+				kind += " (" + strings.Join(names, ", ") + ")"
+			}
+			fmt.Fprintf(w, "  %d\t%s\t%s\n", f.ID, f.Name, kind)
+		}
+	}
+	fmt.Fprintf(w, "\nRepositories:\n")
+	for i, rd := range d.file.Repositories {
+		fmt.Fprintf(w, "  %s/%s\t%s\t%s\n", d.repos[i].Owner, d.repos[i].Name, visibility(d.repos[i]), issueSummary(rd))
+	}
 }
 
 // visibility says whether repo is public or private.

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -36,8 +36,8 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// A server is the example server running in the test's process.
-type server struct {
+// A running is the example server running in the test's process.
+type running struct {
 	// base is the URL of the listening line: the address and mount prefix,
 	// with a trailing slash.
 	base string
@@ -48,19 +48,31 @@ type server struct {
 	stop func() error
 }
 
+// run runs the example server as go run ./example does, with the data in
+// memory.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return Command{}.Run(ctx, args, stdout, stderr)
+}
+
 var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*/(?:[^ ]+/)?)$`)
 
 // startServer runs the example server on a free port with the further
 // command line args, and returns once it has printed its start-up message.
 // The test stops the server when it ends, if it has not stopped it before.
-func startServer(t *testing.T, args ...string) *server {
+func startServer(t *testing.T, args ...string) *running {
+	t.Helper()
+	return startCommand(t, Command{}, args...)
+}
+
+// startCommand is startServer for the command c.
+func startCommand(t *testing.T, c Command, args ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, printed := io.Pipe()
-	s := &server{logs: new(lockedBuffer)}
+	s := &running{logs: new(lockedBuffer)}
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), printed, s.logs)
+		err := c.Run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), printed, s.logs)
 		printed.Close()
 		done <- err
 	}()
@@ -158,17 +170,20 @@ func TestServeDemo(t *testing.T) {
 
 // TestPrintedCommands runs every curl command of the start-up message, in
 // order, and checks that each gets the status its comment names, under the
-// default mount and under a prefix.
+// default mount, under a prefix, and over an empty store that Open opens.
 func TestPrintedCommands(t *testing.T) {
 	for _, tt := range []struct {
+		name         string
+		command      Command
 		args         []string
 		base, header string
 	}{
-		{nil, "/", "X-Service-Api-Version"},
-		{[]string{"-prefix", "/api/v3/", "-vendor", "GitHub"}, "/api/v3/", "X-GitHub-Api-Version"},
+		{"default", Command{}, nil, "/", "X-Service-Api-Version"},
+		{"prefix", Command{}, []string{"-prefix", "/api/v3/", "-vendor", "GitHub"}, "/api/v3/", "X-GitHub-Api-Version"},
+		{"empty store", opening(newFakeStore(true), nil), nil, "/", "X-Service-Api-Version"},
 	} {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			s := startServer(t, tt.args...)
+		t.Run(tt.name, func(t *testing.T) {
+			s := startCommand(t, tt.command, tt.args...)
 			if !strings.HasSuffix(s.base, ":"+portOf(s.base)+tt.base) {
 				t.Fatalf("listening on %s, want the path %s", s.base, tt.base)
 			}
@@ -333,7 +348,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"-data", "data.json", "-log-format", "json"},
 			with(func(o *options) { o.dataFile, o.logFormat = "data.json", "json" })},
 	} {
-		got, err := parseFlags(tt.args, io.Discard)
+		got, err := Command{}.parseFlags(tt.args, io.Discard)
 		if err != nil || got != tt.want {
 			t.Errorf("parseFlags(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
 		}

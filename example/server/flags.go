@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"errors"
@@ -51,12 +51,16 @@ func (opts options) writeLimits() issuefields.WriteLimits {
 	return issuefields.WriteLimits{PerMinute: off(opts.writeLimit), PerHour: off(opts.writeLimitHourly)}
 }
 
-// parseFlags parses and checks the command line args. For -h it writes the
-// help to stdout and returns flag.ErrHelp.
-func parseFlags(args []string, stdout io.Writer) (options, error) {
+// parseFlags parses and checks the command line args, with the flags of c
+// besides the server's own. For -h it writes the help to stdout and returns
+// flag.ErrHelp.
+func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	var opts options
 	fs := flag.NewFlagSet("example", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	if c.Flags != nil {
+		c.Flags(fs)
+	}
 	fs.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
 	fs.StringVar(&opts.prefix, "prefix", "/", "`path` to mount the API under, such as /api")
 	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
@@ -70,7 +74,11 @@ func parseFlags(args []string, stdout io.Writer) (options, error) {
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
-		fmt.Fprintf(stdout, "Usage: go run ./example [flags]\n\nServes the Issue Field Values API with the data and tokens of a data file (-data),\nor with built-in demo data.\n\nFlags:\n")
+		usage := c.Usage
+		if usage == "" {
+			usage = "go run ./example"
+		}
+		fmt.Fprintf(stdout, "Usage: %s [flags]\n\nServes the Issue Field Values API with the data and tokens of a data file (-data),\nor with built-in demo data.\n\nFlags:\n", usage)
 		fs.PrintDefaults()
 		return opts, err
 	}

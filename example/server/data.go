@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -23,18 +23,36 @@ type dataset struct {
 	// for the built-in demo data.
 	name   string
 	file   *dataFile
-	store  *memstore.Store
+	store  Store
 	tokens *tokenTable
 	// repos are the file's repositories, in its order, as the store knows
-	// them.
+	// them; when the file was not loaded into the store, only those that
+	// the store has.
 	repos []issuefields.Repository
+	// loading says how the file's data reached the store.
+	loading loading
 }
+
+// A loading says how a data file's data reached the store that serves it.
+type loading int
+
+const (
+	// inMemory: the file was loaded into a new in-memory store, as at every
+	// start of go run ./example.
+	inMemory loading = iota
+	// intoEmpty: the file was loaded into a store that was empty.
+	intoEmpty
+	// notLoaded: the store was not empty, so it serves what it held, with
+	// the file's tokens.
+	notLoaded
+)
 
 // demoName is the name of the built-in demo data in error messages.
 const demoName = "demo.json"
 
 // readData loads the data file name, or the built-in demo data if name is
-// empty. An error begins with the name of the file.
+// empty, into a new memstore.Store. An error begins with the name of the
+// file.
 func readData(name string) (*dataset, error) {
 	data, source := demoData, demoName
 	if name != "" {
@@ -56,15 +74,30 @@ func readData(name string) (*dataset, error) {
 	return d, nil
 }
 
-// load builds the store and token table that data, a data file, describes.
-// It refuses a file that breaks a rule of the format with an error that
-// names the place in the file and the rule.
+// source names d's data file for messages: its name, or the demo data's.
+func (d *dataset) source() string {
+	if d.name == "" {
+		return demoName
+	}
+	return d.name
+}
+
+// load builds the store and token table that data, a data file, describes,
+// in a new memstore.Store. It refuses a file that breaks a rule of the format
+// with an error that names the place in the file and the rule.
 func load(data []byte) (*dataset, error) {
 	var f dataFile
 	if err := decodeStrict(data, &f); err != nil {
 		return nil, err
 	}
-	d := &dataset{file: &f, store: memstore.New(), tokens: newTokenTable()}
+	return loadInto(&f, memstore.New())
+}
+
+// loadInto loads f into s, an empty store, and builds f's token table over
+// s. It stops at the first rule that f breaks, and returns an error that
+// names the place in the file and the rule; s may then hold part of f.
+func loadInto(f *dataFile, s Store) (*dataset, error) {
+	d := &dataset{file: f, store: s, tokens: newTokenTable()}
 	for _, step := range []func() error{d.addOrganizations, d.addRepositories, d.addIssues, d.moveIssues, d.addTokens} {
 		if err := step(); err != nil {
 			return nil, err

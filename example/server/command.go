@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/issuefields/issuefields"
+)
+
+// demoData is the data the server serves without -data: see dataFile for its
+// format.
+//
+//go:embed demo.json
+var demoData []byte
+
+// The server's timeouts. shutdownTimeout bounds how long a graceful stop
+// waits for requests in flight and then for queued webhook deliveries.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	shutdownTimeout   = 10 * time.Second
+)
+
+// Store is a store that the server serves and loads a data file into.
+type Store interface {
+	issuefields.Store
+	issuefields.Seeder
+}
+
+// Command is the example server's command line. The zero value is the command
+// go run ./example, which serves the data file from memory.
+type Command struct {
+	// Usage is the command as the help shows it, such as
+	// "go run ./cmd/example"; "" means "go run ./example".
+	Usage string
+
+	// Flags, if not nil, adds flags of its own to the command line before
+	// Run parses it. Open reads their values.
+	Flags func(fs *flag.FlagSet)
+
+	// Open, if not nil, opens the store that the server serves. Run calls it
+	// once the command line is parsed and the data file checked, with the
+	// server's log, and calls closeStore after the server has stopped.
+	// Without Open, the server serves the data file from a memstore.Store.
+	//
+	// Run loads the data file into the store only if the store holds no
+	// data, and otherwise serves what it holds; the tokens come from the
+	// data file either way. A store tells by one of two methods. With
+	// LoadIfEmpty(ctx context.Context, load func() error) (loaded bool, err
+	// error), the store calls load if it holds no data, and reports whether
+	// it did; of several servers that start on it at once, one calls load
+	// and the others wait for it, then find the store not empty. With
+	// IsEmpty(context.Context) (bool, error), as pgstore.Store has, Run
+	// checks and then loads, which is right when one server at a time
+	// starts on the store. A store with neither is loaded at every start.
+	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
+}
+
+// Main runs c with the process's command line until the process gets SIGINT
+// or SIGTERM, then stops gracefully; a second signal ends the process at
+// once. On an error it prints the error to stderr and exits with status 1.
+func (c Command) Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	err := c.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "example: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// Run serves the API as the command line args say until ctx is done, then
+// stops gracefully. It writes the start-up message to stdout and logs to
+// stderr. It returns nil after a graceful stop or when args ask for help.
+func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	opts, err := c.parseFlags(args, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	d, err := readData(opts.dataFile)
+	if err != nil {
+		return err
+	}
+	logger := newLogger(opts.logFormat, opts.logLevel, stderr)
+	d, closeStore, err := c.open(ctx, d, logger)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	notifier, closeNotifier, err := newNotifier(opts, logger)
+	if err != nil {
+		return err
+	}
+	h, err := issuefields.New(issuefields.Config{
+		Store:       d.store,
+		Verifier:    d.tokens,
+		Vendor:      opts.vendor,
+		Logger:      logger,
+		Notifier:    notifier,
+		WriteLimits: opts.writeLimits(),
+	})
+	if err != nil {
+		return err
+	}
+	var handler http.Handler = h
+	if opts.prefix != "" {
+		mux := http.NewServeMux()
+		mux.Handle(opts.prefix+"/", http.StripPrefix(opts.prefix, h))
+		handler = mux
+	}
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		return fmt.Errorf("%w (-addr chooses another address)", err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	base := "http://" + ln.Addr().String() + opts.prefix
+	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")
+	fmt.Fprintf(stdout, "listening on %s/\n", base)
+	if err := printUsage(stdout, base, opts.vendor, d); err != nil {
+		logger.Error("cannot print the start-up message", "err", err)
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", shutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("graceful stop: %w", err)
+	}
+	if err := closeNotifier(sctx); err != nil {
+		return fmt.Errorf("draining the webhook queue: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// newLogger returns a logger that writes the records of level and above to
+// w in format, "text" (key=value pairs) or "json" (one JSON object per line).
+func newLogger(format string, level slog.Level, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if format == logJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

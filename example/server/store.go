@@ -1,0 +1,118 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/issuefields/issuefields"
+)
+
+// A onceLoader is a store that keeps its data between starts, and that
+// several servers may start on at once. LoadIfEmpty calls load if the store
+// holds no data, and reports whether it did; of the servers that call it at
+// once, one calls load, and the others wait until load has returned and
+// then find the store not empty.
+type onceLoader interface {
+	LoadIfEmpty(ctx context.Context, load func() error) (loaded bool, err error)
+}
+
+// An emptiable is a store that keeps its data between starts and tells
+// whether it holds any.
+type emptiable interface {
+	IsEmpty(ctx context.Context) (bool, error)
+}
+
+// loadIfEmpty calls load if s holds no data, and reports whether it did: by
+// s's LoadIfEmpty if it has one, else by its IsEmpty, and always for a store
+// with neither.
+func loadIfEmpty(ctx context.Context, s Store, load func() error) (bool, error) {
+	switch s := s.(type) {
+	case onceLoader:
+		return s.LoadIfEmpty(ctx, load)
+	case emptiable:
+		empty, err := s.IsEmpty(ctx)
+		if err != nil || !empty {
+			return false, err
+		}
+	}
+	return true, load()
+}
+
+// open returns the dataset that the server serves, and the function that
+// closes its store: d itself without c.Open; otherwise d's data file over
+// the store that c.Open opens. d was loaded into a memstore.Store, which
+// checked every rule of the file, so only the store can make the file's data
+// fail to load.
+func (c Command) open(ctx context.Context, d *dataset, logger *slog.Logger) (*dataset, func(), error) {
+	if c.Open == nil {
+		return d, func() {}, nil
+	}
+	s, closeStore, err := c.Open(ctx, logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	served, err := serveFrom(ctx, d, s, logger)
+	if err != nil {
+		closeStore()
+		return nil, nil, err
+	}
+	return served, closeStore, nil
+}
+
+// serveFrom returns the dataset that serves s with d's tokens: d's data file
+// loaded into s if s holds no data, and what s holds otherwise.
+func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*dataset, error) {
+	var loaded *dataset
+	var loadErr error
+	didLoad, err := loadIfEmpty(ctx, s, func() error {
+		loaded, loadErr = loadInto(d.file, s)
+		return loadErr
+	})
+	switch {
+	case loadErr != nil:
+		return nil, fmt.Errorf("%s: loading into the empty store: %w; the store may now hold part of the data: empty it before the next start", d.source(), loadErr)
+	case err != nil:
+		return nil, fmt.Errorf("cannot tell whether the store is empty: %w", err)
+	case !didLoad:
+		logger.Info("the store is not empty: serving what it holds, without loading the data file", "data", d.source())
+		return d.over(ctx, s, logger)
+	}
+	loaded.name, loaded.loading = d.name, intoEmpty
+	logger.Info("loaded the data file into the empty store", "data", d.source())
+	return loaded, nil
+}
+
+// over returns the dataset that serves s as it is, with the tokens of d. A
+// token's permissions follow each of d's repositories to the repository of s
+// that its current owner and name find, unless an earlier one of d's found it
+// already; a repository of d that s does not have is logged, and no token has
+// permissions in it.
+func (d *dataset) over(ctx context.Context, s Store, logger *slog.Logger) (*dataset, error) {
+	kept := &dataset{name: d.name, file: d.file, store: s, loading: notLoaded}
+	ids := make(map[int64]int64) // the repositories' IDs in d.store → in s
+	var missing []string
+	for _, repo := range d.repos {
+		found, err := s.Repository(ctx, repo.Owner, repo.Name)
+		if errors.Is(err, issuefields.ErrNotFound) {
+			missing = append(missing, repo.Owner+"/"+repo.Name)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("looking up %s/%s in the store: %w", repo.Owner, repo.Name, err)
+		}
+		if slices.ContainsFunc(kept.repos, func(r issuefields.Repository) bool { return r.ID == found.ID }) {
+			continue
+		}
+		ids[repo.ID] = found.ID
+		kept.repos = append(kept.repos, found)
+	}
+	if len(missing) > 0 {
+		logger.Warn("repositories of the data file that the store does not have: its tokens have no permissions there",
+			"data", d.source(), "repositories", missing)
+	}
+	kept.tokens = d.tokens.remap(ids)
+	return kept, nil
+}
