@@ -1,0 +1,31 @@
+// Command example is the example server with its data in PostgreSQL. From
+// the pgstore directory of the repository:
+//
+//	go run ./cmd/example -postgres postgres://user:password@localhost:5432/issuefields
+//	DATABASE_URL=postgres://user:password@localhost:5432/issuefields go run ./cmd/example -data data.json
+//
+// It takes every flag of go run ./example (the same server, from the package
+// github.com/issuefields/issuefields/example/server) and -postgres, the
+// database's connection string, which defaults to $DATABASE_URL. Without
+// either it stops with a message that says how to give one; go run ./example,
+// at the root of the repository, serves from memory without a database.
+//
+// At start-up it brings the database's schema up to date with
+// pgstore.Migrate. If the database holds no data yet (pgstore.Store.IsEmpty),
+// it loads the data file, or the built-in demo data, into it; otherwise it
+// serves what the database holds and logs that it did not load the file, so
+// the changes that clients make outlive the server. Servers that start on a
+// new database together load it once between them: one loads, under an
+// advisory lock, and the others wait for it.
+//
+// The tokens are not kept in the database: every start takes them from the
+// data file, and a token's permissions apply to the repositories of the
+// database that the file's owner/name pairs find.
+//
+// It is a command of the pgstore module, not of the core module, so that the
+// core module does not depend on the PostgreSQL driver.
+package main
+
+func main() {
+	command().Main()
+}

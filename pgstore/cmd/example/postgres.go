@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/issuefields/issuefields/example/server"
+	"github.com/issuefields/issuefields/pgstore"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// errNoDatabase is the error of a start without -postgres or DATABASE_URL.
+var errNoDatabase = errors.New("no database: give -postgres postgres://user:password@host:port/database, or set DATABASE_URL " +
+	"(go run ./example, at the root of the repository, serves from memory without one)")
+
+// command returns the example server's command with the flag -postgres, over
+// the PostgreSQL database that the flag, or else $DATABASE_URL, names.
+func command() server.Command {
+	var dsn string
+	return server.Command{
+		Usage: "go run ./cmd/example",
+		Flags: func(fs *flag.FlagSet) {
+			// The default is read when the store opens, not shown as the
+			// flag's default: -h would print a password it holds.
+			fs.StringVar(&dsn, "postgres", "", "PostgreSQL connection `URL` of the database that keeps the data, such as postgres://user:password@localhost:5432/issuefields "+
+				"(default $DATABASE_URL); the data file is loaded only into an empty database")
+		},
+		Open: func(ctx context.Context, logger *slog.Logger) (server.Store, func(), error) {
+			url := dsn
+			if url == "" {
+				url = os.Getenv("DATABASE_URL")
+			}
+			return open(ctx, url, logger)
+		},
+	}
+}
+
+// open connects to the database at dsn, brings its schema up to date and
+// returns a store over it, with the function that closes the connections.
+// Its errors never hold the password of dsn.
+func open(ctx context.Context, dsn string, logger *slog.Logger) (server.Store, func(), error) {
+	if dsn == "" {
+		return nil, nil, errNoDatabase
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-postgres: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-postgres: %w", err)
+	}
+	if err := pgstore.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("bringing the database's schema up to date: %w", err)
+	}
+	c := cfg.ConnConfig
+	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User)
+	return store{Store: pgstore.New(pool), pool: pool}, pool.Close, nil
+}
