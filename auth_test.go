@@ -36,11 +36,11 @@ var authVerifier = issuefields.TokenVerifierFunc(func(ctx context.Context, token
 	const w, r = issuefields.PermissionWrite, issuefields.PermissionRead
 	switch token {
 	case appReaderToken:
-		return authPrincipal(issuefields.AppInstallationToken, "reader-bot[bot]", issuefields.RepositoryPermissions{Visible: true, Issues: r}), nil
+		return principalWith(issuefields.AppInstallationToken, "reader-bot[bot]", issuefields.RepositoryPermissions{Visible: true, Issues: r}), nil
 	case appSeeingToken:
-		return authPrincipal(issuefields.AppUserToken, "app-seeing", issuefields.RepositoryPermissions{Visible: true}), nil
+		return principalWith(issuefields.AppUserToken, "app-seeing", issuefields.RepositoryPermissions{Visible: true}), nil
 	case publicWriterToken:
-		p := authPrincipal(issuefields.FineGrainedPersonalAccessToken, "public-writer", issuefields.RepositoryPermissions{})
+		p := principalWith(issuefields.FineGrainedPersonalAccessToken, "public-writer", issuefields.RepositoryPermissions{})
 		p.Permissions = func(_ context.Context, repo issuefields.Repository) (issuefields.RepositoryPermissions, error) {
 			if repo.Private {
 				return issuefields.RepositoryPermissions{}, nil
@@ -58,29 +58,14 @@ var authVerifier = issuefields.TokenVerifierFunc(func(ctx context.Context, token
 	return fixtureVerifier(ctx, token)
 })
 
-// authPrincipal returns a principal with perms in every repository.
-func authPrincipal(kind issuefields.TokenKind, login string, perms issuefields.RepositoryPermissions) *issuefields.Principal {
-	return &issuefields.Principal{Kind: kind, Login: login,
-		Permissions: func(context.Context, issuefields.Repository) (issuefields.RepositoryPermissions, error) {
-			return perms, nil
-		}}
-}
-
-// authHandler returns a handler for cfg, with authVerifier and a discarding
-// logger unless cfg names others.
+// authHandler returns a handler for cfg, with authVerifier unless cfg names
+// another verifier.
 func authHandler(t testing.TB, cfg issuefields.Config) *issuefields.Handler {
 	t.Helper()
 	if cfg.Verifier == nil {
 		cfg.Verifier = authVerifier
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = discardLogger
-	}
-	h, err := issuefields.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return newConfiguredHandler(t, cfg)
 }
 
 // authRequest returns a request with one Authorization header per value of auth.

@@ -104,34 +104,36 @@ func newFixtureStore(t testing.TB) *memstore.Store {
 	return s
 }
 
+// principalWith returns a principal with perms in every repository.
+func principalWith(kind issuefields.TokenKind, login string, perms issuefields.RepositoryPermissions) *issuefields.Principal {
+	return &issuefields.Principal{Kind: kind, Login: login,
+		Permissions: func(context.Context, issuefields.Repository) (issuefields.RepositoryPermissions, error) {
+			return perms, nil
+		}}
+}
+
 // fixtureVerifier knows the fixture's tokens.
 var fixtureVerifier = issuefields.TokenVerifierFunc(func(ctx context.Context, token string) (*issuefields.Principal, error) {
-	grant := func(kind issuefields.TokenKind, login string, perms issuefields.RepositoryPermissions) *issuefields.Principal {
-		return &issuefields.Principal{Kind: kind, Login: login,
-			Permissions: func(context.Context, issuefields.Repository) (issuefields.RepositoryPermissions, error) {
-				return perms, nil
-			}}
-	}
 	const w, r, none = issuefields.PermissionWrite, issuefields.PermissionRead, issuefields.PermissionNone
 	switch token {
 	case writerToken:
-		return grant(issuefields.FineGrainedPersonalAccessToken, "writer", issuefields.RepositoryPermissions{Visible: true, Issues: w, PullRequests: none, Push: true}), nil
+		return principalWith(issuefields.FineGrainedPersonalAccessToken, "writer", issuefields.RepositoryPermissions{Visible: true, Issues: w, PullRequests: none, Push: true}), nil
 	case prWriterToken:
-		return grant(issuefields.AppInstallationToken, "pr-bot[bot]", issuefields.RepositoryPermissions{Visible: true, PullRequests: w, Push: true}), nil
+		return principalWith(issuefields.AppInstallationToken, "pr-bot[bot]", issuefields.RepositoryPermissions{Visible: true, PullRequests: w, Push: true}), nil
 	case appUserToken:
-		return grant(issuefields.AppUserToken, "app-user", issuefields.RepositoryPermissions{Visible: true, Issues: w, Push: true}), nil
+		return principalWith(issuefields.AppUserToken, "app-user", issuefields.RepositoryPermissions{Visible: true, Issues: w, Push: true}), nil
 	case readerToken:
-		return grant(issuefields.FineGrainedPersonalAccessToken, "reader", issuefields.RepositoryPermissions{Visible: true, Issues: r}), nil
+		return principalWith(issuefields.FineGrainedPersonalAccessToken, "reader", issuefields.RepositoryPermissions{Visible: true, Issues: r}), nil
 	case noPushToken:
-		return grant(issuefields.FineGrainedPersonalAccessToken, "no-push", issuefields.RepositoryPermissions{Visible: true, Issues: w}), nil
+		return principalWith(issuefields.FineGrainedPersonalAccessToken, "no-push", issuefields.RepositoryPermissions{Visible: true, Issues: w}), nil
 	case blindToken:
-		return grant(issuefields.FineGrainedPersonalAccessToken, "blind", issuefields.RepositoryPermissions{}), nil
+		return principalWith(issuefields.FineGrainedPersonalAccessToken, "blind", issuefields.RepositoryPermissions{}), nil
 	case visibleOnlyToken:
-		return grant(issuefields.FineGrainedPersonalAccessToken, "visible-only", issuefields.RepositoryPermissions{Visible: true}), nil
+		return principalWith(issuefields.FineGrainedPersonalAccessToken, "visible-only", issuefields.RepositoryPermissions{Visible: true}), nil
 	case classicToken:
-		return grant(issuefields.ClassicPersonalAccessToken, "classic", issuefields.RepositoryPermissions{Visible: true, Issues: w, Push: true}), nil
+		return principalWith(issuefields.ClassicPersonalAccessToken, "classic", issuefields.RepositoryPermissions{Visible: true, Issues: w, Push: true}), nil
 	case oauthToken:
-		return grant(issuefields.OAuthAppToken, "oauth", issuefields.RepositoryPermissions{Visible: true, Issues: w, Push: true}), nil
+		return principalWith(issuefields.OAuthAppToken, "oauth", issuefields.RepositoryPermissions{Visible: true, Issues: w, Push: true}), nil
 	case unavailableToken:
 		return nil, issuefields.ErrUnavailable
 	case brokenVerifyToken:

@@ -1,7 +1,6 @@
 package issuefields_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -374,25 +373,6 @@ func TestNotifierContext(t *testing.T) {
 	}
 }
 
-// requestLogLines returns the JSON log lines in log whose request_id is id.
-func requestLogLines(t testing.TB, log *bytes.Buffer, id string) []string {
-	t.Helper()
-	var lines []string
-	sc := bufio.NewScanner(bytes.NewReader(log.Bytes()))
-	for sc.Scan() {
-		var line struct {
-			RequestID string `json:"request_id"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatalf("log line is not JSON: %v: %s", err, sc.Text())
-		}
-		if id != "" && line.RequestID == id {
-			lines = append(lines, sc.Text())
-		}
-	}
-	return lines
-}
-
 // TestNotifierFailure checks that a notifier that fails or panics changes
 // nothing in the answer of the write, which has committed, and that its
 // failure is logged with the request's id.
@@ -451,7 +431,7 @@ func TestNotifierFailure(t *testing.T) {
 					t.Error("the write did not commit")
 				}
 				id := r.header.Get("X-Service-Request-Id")
-				lines := requestLogLines(t, &log, id)
+				lines := logLines(t, &log, id)
 				if !containsAny(lines, n.logged) {
 					t.Errorf("no log line with request id %q shows %q:\n%s", id, n.logged, log.String())
 				}

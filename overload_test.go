@@ -226,7 +226,7 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 			if id == "" {
 				t.Error("the 500 has no request id")
 			}
-			if lines := requestLogLines(t, &log, id); !containsAny(lines, marker) {
+			if lines := logLines(t, &log, id); !containsAny(lines, marker) {
 				t.Errorf("no log line with request id %q shows the panic %q:\n%s", id, marker, log.String())
 			}
 			if got, gotVersion := readStored(t, s.Store, key); gotVersion != version || !cmp.Equal(got, values) {
