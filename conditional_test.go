@@ -220,10 +220,16 @@ func (s *fieldEditStore) Fields(ctx context.Context, repo issuefields.Repository
 	s.mu.Lock()
 	edit := s.edit
 	s.mu.Unlock()
-	if edit != nil {
-		edit(fields)
+	if edit == nil {
+		return fields, nil
 	}
-	return fields, nil
+	// The memstore's fields are a shared snapshot: edit a copy.
+	edited := slices.Clone(fields)
+	for i := range edited {
+		edited[i].Options = slices.Clone(edited[i].Options)
+	}
+	edit(edited)
+	return edited, nil
 }
 
 // TestETagFollowsFieldDefinitions checks that the ETag changes when a field

@@ -144,9 +144,17 @@ type Version string
 // was given.
 //
 // The handler calls a Store from many goroutines at once, with the request's
-// context; an implementation must be safe for concurrent use. Slices passed in
-// belong to the caller and slices returned belong to the handler: a store
-// copies what it keeps and what it hands out.
+// context; an implementation must be safe for concurrent use.
+//
+// Slices: those passed in belong to the caller, so a store copies what it
+// keeps. Those returned are snapshots that the caller only reads: the handler
+// never modifies them, and a store must never change one afterwards. A store
+// that hands out one slice while nothing changes replaces it when something
+// does, instead of writing into it; a store that returns a new copy on every
+// call meets this too. The handler reuses what it rendered from a snapshot
+// while Fields returns the same slice (same first element and length) and
+// Values the same version, so a store that shares its slices serves lists
+// without the cost of copying and encoding them.
 //
 // Errors: a method returns ErrNotFound or ErrIssueDeleted as documented below,
 // ErrVersionConflict from CompareAndSwap, ErrUnavailable (wrapped, with the

@@ -24,24 +24,3 @@ func cloneValues(values []issuefields.Value) []issuefields.Value {
 	}
 	return out
 }
-
-// cloneFields returns a deep copy of fields that shares no memory with it.
-// The copy is never nil. Every Options of the copy is a part of one array,
-// so that a copy costs two allocations however many fields it holds.
-func cloneFields(fields []issuefields.Field) []issuefields.Field {
-	out := make([]issuefields.Field, len(fields))
-	n := 0
-	for _, f := range fields {
-		n += len(f.Options)
-	}
-	options := make([]issuefields.Option, 0, n)
-	for i, f := range fields {
-		if f.Options != nil {
-			start := len(options)
-			options = append(options, f.Options...)
-			f.Options = options[start:len(options):len(options)]
-		}
-		out[i] = f
-	}
-	return out
-}

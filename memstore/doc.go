@@ -22,4 +22,8 @@
 // methods; each issue has its own lock for its values and version, so reads
 // and writes of different issues do not wait for each other, and the cost of
 // a call does not grow with the number of issues.
+//
+// Fields and Values hand out the store's own slices, without copying them:
+// a change replaces a slice and never writes into one that was handed out, as
+// the Store contract requires of shared snapshots.
 package memstore

@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/issuefields/issuefields"
 )
@@ -44,8 +45,9 @@ func (s *Store) Issue(_ context.Context, repo issuefields.Repository, number int
 	return issuefields.Issue{Repository: s.repos[key.RepositoryID].snapshot(), Number: key.Number}, nil
 }
 
-// Fields returns a copy of the issue fields of the organization that owns
-// repo now, in the organization's order. A repository owned by a user has no
+// Fields returns the issue fields of the organization that owns repo now, in
+// the organization's order, as a snapshot shared with other callers that
+// the caller must not modify. A repository owned by a user has no
 // fields: Fields returns an empty slice. It returns an error wrapping
 // [issuefields.ErrNotFound] for a repository the store does not know.
 func (s *Store) Fields(_ context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
@@ -55,7 +57,7 @@ func (s *Store) Fields(_ context.Context, repo issuefields.Repository) ([]issuef
 	if !ok {
 		return nil, fmt.Errorf("memstore: repository %d: %w", repo.ID, issuefields.ErrNotFound)
 	}
-	return cloneFields(r.owner.fields), nil
+	return slices.Clip(r.owner.fields), nil
 }
 
 // repository finds the repository that owner/name names now or named before.

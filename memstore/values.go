@@ -3,12 +3,14 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/issuefields/issuefields"
 )
 
-// Values returns a copy of the values stored on the issue, in the order they
-// were last written, and their version. It returns an error wrapping
+// Values returns the values stored on the issue, in the order they were last
+// written, and their version. The values are a snapshot shared with other
+// callers that the caller must not modify. It returns an error wrapping
 // [issuefields.ErrIssueDeleted] for a deleted issue, and one wrapping
 // [issuefields.ErrNotFound] for an issue that does not exist or that was
 // transferred away (its values moved with it).
@@ -22,7 +24,7 @@ func (s *Store) Values(_ context.Context, key issuefields.IssueKey) ([]issuefiel
 	if is.state != live {
 		return nil, "", is.check(describe(key))
 	}
-	return cloneValues(is.values), is.version, nil
+	return slices.Clip(is.values), is.version, nil
 }
 
 // CompareAndSwap replaces the issue's values with a copy of values if the

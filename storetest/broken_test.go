@@ -89,10 +89,9 @@ func (s fieldsEdit) Fields(ctx context.Context, repo issuefields.Repository) ([]
 }
 
 // cachedFields remembers the fields that it first returned for a
-// repository, and returns out(those fields) from then on.
+// repository, and returns them from then on.
 type cachedFields struct {
 	*memstore.Store
-	out   func([]issuefields.Field) []issuefields.Field
 	mu    sync.Mutex
 	cache map[int64][]issuefields.Field
 }
@@ -101,14 +100,14 @@ func (s *cachedFields) Fields(ctx context.Context, repo issuefields.Repository) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if fields, ok := s.cache[repo.ID]; ok {
-		return s.out(fields), nil
+		return fields, nil
 	}
 	fields, err := s.Store.Fields(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
 	s.cache[repo.ID] = fields
-	return s.out(fields), nil
+	return fields, nil
 }
 
 // valuesEdit changes the values that Values returns.
@@ -150,6 +149,31 @@ func (s *aliasing) CompareAndSwap(ctx context.Context, key issuefields.IssueKey,
 		s.kept[key] = s.in(values)
 	}
 	return v, err
+}
+
+// reusedBuffers answers every Fields and Values call in one buffer of its
+// own, overwriting what it returned before.
+type reusedBuffers struct {
+	*memstore.Store
+	mu     sync.Mutex
+	fields []issuefields.Field
+	values []issuefields.Value
+}
+
+func (s *reusedBuffers) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+	fields, err := s.Store.Fields(ctx, repo)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fields = append(s.fields[:0], fields...)
+	return s.fields, err
+}
+
+func (s *reusedBuffers) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	values, v, err := s.Store.Values(ctx, key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.values = append(s.values[:0], values...)
+	return s.values, v, err
 }
 
 // swapEdit implements CompareAndSwap with a function of the underlying store.
@@ -291,15 +315,6 @@ func deep(values []issuefields.Value) []issuefields.Value {
 	out := slices.Clone(values)
 	for i := range out {
 		out[i].OptionIDs = slices.Clone(out[i].OptionIDs)
-	}
-	return out
-}
-
-// deepFields returns a copy of fields that shares nothing.
-func deepFields(fields []issuefields.Field) []issuefields.Field {
-	out := slices.Clone(fields)
-	for i := range out {
-		out[i].Options = slices.Clone(out[i].Options)
 	}
 	return out
 }

@@ -50,6 +50,18 @@ func someValues() []issuefields.Value {
 	}
 }
 
+// changedValues returns values of octoFields in the shape of someValues:
+// the same fields in the same order, each with another value.
+func changedValues() []issuefields.Value {
+	return []issuefields.Value{
+		{FieldID: 50, OptionIDs: []int64{4}},
+		{FieldID: 20, Number: -2},
+		{FieldID: 10, Text: "changed"},
+		{FieldID: 30, OptionIDs: []int64{1}},
+		{FieldID: 40, Date: "2025-01-01"},
+	}
+}
+
 // equalValues reports whether a and b hold the same values in the same
 // order. It tells a nil OptionIDs from an empty one no more than the handler
 // does.

@@ -1,0 +1,95 @@
+package issuefields_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/memstore"
+)
+
+// recordingStore is a memstore that keeps every slice its Fields and Values
+// returned beside a deep copy made at the time, so that a test can tell
+// whether anyone changed them afterwards.
+type recordingStore struct {
+	*memstore.Store
+	mu     sync.Mutex
+	fields []returned[issuefields.Field]
+	values []returned[issuefields.Value]
+}
+
+// returned is a slice a store returned and a deep copy of it.
+type returned[T any] struct{ slice, copy []T }
+
+func (s *recordingStore) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+	fields, err := s.Store.Fields(ctx, repo)
+	c := slices.Clone(fields)
+	for i := range c {
+		c[i].Options = slices.Clone(c[i].Options)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fields = append(s.fields, returned[issuefields.Field]{fields, c})
+	return fields, err
+}
+
+func (s *recordingStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	values, v, err := s.Store.Values(ctx, key)
+	c := slices.Clone(values)
+	for i := range c {
+		c[i].OptionIDs = slices.Clone(c[i].OptionIDs)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.values = append(s.values, returned[issuefields.Value]{values, c})
+	return values, v, err
+}
+
+// TestHandlerNeverModifiesStoreSlices checks the handler's side of the Store
+// contract on shared snapshots: every operation, conditional and paginated
+// ones included, leaves the slices the store returned as they were.
+func TestHandlerNeverModifiesStoreSlices(t *testing.T) {
+	s := &recordingStore{Store: newFixtureStore(t)}
+	h := newConfiguredHandler(t, issuefields.Config{Store: s})
+	path := valuesPath(org, publicRepo, 1)
+	tag := do(t, h, "GET", path, writerToken, "").header.Get("ETag")
+	requests := []struct {
+		method, target, body string
+		header               []string
+		status               int
+	}{
+		{"GET", path + "?per_page=2&page=2", "", nil, http.StatusOK},
+		{"POST", path, writeBody(fieldItem(notesID, `"merged"`), fieldItem(labelsID, `["Docs","Frontend"]`)), []string{"If-Match", tag}, http.StatusOK},
+		{"POST", path, writeBody(fieldItem(notesID, `"merged"`)), nil, http.StatusOK},
+		{"PUT", path, writeBody(fieldItem(priorityID, `"Low"`), fieldItem(estimateID, "2.5")), nil, http.StatusOK},
+		{"PUT", path, writeBody(fieldItem(priorityID, `"Low"`), fieldItem(estimateID, "2.5")), []string{"If-Match", tag}, http.StatusPreconditionFailed},
+		{"DELETE", path + "/" + itoa(estimateID), "", nil, http.StatusNoContent},
+		{"POST", path, writeBody(), nil, http.StatusOK},
+		{"GET", path, "", nil, http.StatusOK},
+	}
+	for _, r := range requests {
+		if got := doWithHeader(t, h, r.method, r.target, writerToken, r.body, r.header...); got.status != r.status {
+			t.Fatalf("%s %s: status %d, want %d: %s", r.method, r.target, got.status, r.status, got.body)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.fields) == 0 || len(s.values) == 0 {
+		t.Fatalf("the handler read no fields (%d) or no values (%d)", len(s.fields), len(s.values))
+	}
+	for i, r := range s.fields {
+		if diff := cmp.Diff(r.copy, r.slice); diff != "" {
+			t.Errorf("fields returned by call %d changed (-returned +now):\n%s", i+1, diff)
+		}
+	}
+	for i, r := range s.values {
+		if diff := cmp.Diff(r.copy, r.slice); diff != "" {
+			t.Errorf("values returned by call %d changed (-returned +now):\n%s", i+1, diff)
+		}
+	}
+}
