@@ -58,18 +58,6 @@ func selected(o *Option, ids []int64) bool {
 	return false
 }
 
-// appendItems appends the JSON array of items to buf.
-func appendItems(buf []byte, issue IssueKey, items []renderable) []byte {
-	buf = append(buf, '[')
-	for i, it := range items {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = appendItem(buf, issue, it.field, it.value)
-	}
-	return append(buf, ']')
-}
-
 // appendItem appends the JSON object of value v of field f on issue, as
 // FieldValue encodes it.
 func appendItem(buf []byte, issue IssueKey, f *Field, v *Value) []byte {

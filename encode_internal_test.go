@@ -66,8 +66,9 @@ func TestAppendItemMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestAppendItemsMatchesEncodingJSON checks a whole list, empty included.
-func TestAppendItemsMatchesEncodingJSON(t *testing.T) {
+// TestRenderListMatchesEncodingJSON checks a whole list, empty included, and
+// every page of it.
+func TestRenderListMatchesEncodingJSON(t *testing.T) {
 	issue := IssueKey{RepositoryID: 7, Number: 3}
 	fields := []Field{
 		{ID: 1, Name: "Notes", DataType: Text},
@@ -83,9 +84,16 @@ func TestAppendItemsMatchesEncodingJSON(t *testing.T) {
 				}
 			}
 		}
-		got := string(appendItems(nil, issue, renderables(nil, fields, values)))
-		if w := encodingJSON(t, want); got != w {
-			t.Errorf("appendItems(%+v):\n got %s\nwant %s", values, got, w)
+		list := renderList(issue, "1", fields, values)
+		if got, w := string(list.body), encodingJSON(t, want); got != w {
+			t.Errorf("renderList(%+v):\n got %s\nwant %s", values, got, w)
+		}
+		for lo := 0; lo <= len(want); lo++ {
+			for hi := lo; hi <= len(want); hi++ {
+				if got, w := string(list.items(lo, hi)), encodingJSON(t, want[lo:hi]); got != w {
+					t.Errorf("renderList(%+v).items(%d, %d):\n got %s\nwant %s", values, lo, hi, got, w)
+				}
+			}
 		}
 	}
 }
@@ -129,12 +137,10 @@ func BenchmarkEncodeList(b *testing.B) {
 	}
 	values := []Value{{FieldID: 1, Text: "Needs a design review"}, {FieldID: 2, OptionIDs: []int64{1}},
 		{FieldID: 3, Number: 42.5}, {FieldID: 4, Date: "2025-12-25"}, {FieldID: 5, OptionIDs: []int64{1, 2}}}
-	b.Run("appendItems", func(b *testing.B) {
+	b.Run("renderList", func(b *testing.B) {
 		b.ReportAllocs()
-		var buf []byte
-		var stack [32]renderable
 		for b.Loop() {
-			buf = appendItems(buf[:0], issue, renderables(stack[:0], fields, values))
+			renderList(issue, "1", fields, values)
 		}
 	})
 	b.Run("encoding/json", func(b *testing.B) {

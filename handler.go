@@ -56,6 +56,13 @@ type Config struct {
 	// without bound. The zero value means no limit.
 	MaxInFlight int
 
+	// ListCacheBytes is the memory the handler may use to keep the lists it
+	// rendered, one per issue, so that it can answer a list again without
+	// rendering it while the issue's values and its organization's fields
+	// stay the same (see Store on shared snapshots). The zero value means
+	// DefaultListCacheBytes; a negative value keeps no lists.
+	ListCacheBytes int
+
 	// Logger receives one line per request (request id, method, route,
 	// status, duration, caller's login) and the causes of 500 and 503
 	// answers. Tokens are never logged. The zero value means slog.Default().
@@ -92,6 +99,7 @@ type Handler struct {
 	writeLimiter  *writeLimiter
 	header        headerNames
 	ids           *requestIDs
+	lists         *listCache
 	mux           *http.ServeMux
 }
 
@@ -146,6 +154,12 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.NotifyTimeout == 0 {
 		cfg.NotifyTimeout = DefaultNotifyTimeout
 	}
+	switch {
+	case cfg.ListCacheBytes == 0:
+		cfg.ListCacheBytes = DefaultListCacheBytes
+	case cfg.ListCacheBytes < 0:
+		cfg.ListCacheBytes = 0
+	}
 	h := &Handler{
 		store:         cfg.Store,
 		verifier:      cfg.Verifier,
@@ -163,8 +177,9 @@ func New(cfg Config) (*Handler, error) {
 			requestID:       textproto.CanonicalMIMEHeaderKey("X-" + cfg.Vendor + "-Request-Id"),
 			etag:            textproto.CanonicalMIMEHeaderKey("ETag"),
 		},
-		ids: newRequestIDs(),
-		mux: http.NewServeMux(),
+		ids:   newRequestIDs(),
+		lists: newListCache(cfg.ListCacheBytes),
+		mux:   http.NewServeMux(),
 	}
 	h.registerRoutes()
 	return h, nil
@@ -312,20 +327,17 @@ func (h *Handler) listValues(c *call) error {
 	if err != nil {
 		return err
 	}
-	tag := etagOf(version, fields)
-	c.w.setHeader(h.header.etag, tag)
-	if etagListMatches(headerList(c.r, "If-None-Match"), tag, true) {
+	list := h.lists.list(key, version, fields, values)
+	c.w.setHeader(h.header.etag, list.etag)
+	if etagListMatches(headerList(c.r, "If-None-Match"), list.etag, true) {
 		c.w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	var stack [32]renderable
-	items := renderables(stack[:0], fields, values)
-	p := pageOf(c.r.URL.RawQuery, len(items))
-	lo, hi := p.bounds(len(items))
+	p := pageOf(c.r.URL.RawQuery, list.count())
 	if link := p.link(c.r); link != "" {
 		c.w.setHeader("Link", link)
 	}
-	h.writeItems(c.w, key, items[lo:hi])
+	writeBody(c.w, http.StatusOK, list.items(p.bounds(list.count())))
 	return nil
 }
 
@@ -359,8 +371,10 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	var stack [32]renderable
-	h.writeItems(c.w, c.issue.Key(), renderables(stack[:0], fields, result.after))
+	key := c.issue.Key()
+	list := renderList(key, result.version, fields, result.after)
+	h.lists.put(key, list)
+	writeBody(c.w, http.StatusOK, list.body)
 	return nil
 }
 

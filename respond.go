@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -98,26 +97,6 @@ func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
 	writeBody(w, status, body.Bytes())
 	return nil
 }
-
-// writeItems answers 200 with items, encoded into a pooled buffer.
-func (h *Handler) writeItems(w http.ResponseWriter, issue IssueKey, items []renderable) {
-	buf := bufferPool.Get().(*[]byte)
-	*buf = appendItems((*buf)[:0], issue, items)
-	writeBody(w, http.StatusOK, *buf)
-	if cap(*buf) <= maxPooledBuffer {
-		bufferPool.Put(buf)
-	}
-}
-
-// bufferPool holds buffers that responses are encoded into.
-var bufferPool = sync.Pool{New: func() any {
-	b := make([]byte, 0, 4096)
-	return &b
-}}
-
-// maxPooledBuffer is the largest buffer kept for reuse, so that one huge
-// answer does not keep its memory for good.
-const maxPooledBuffer = 64 << 10
 
 // writeBody answers with status and a JSON body.
 func writeBody(w http.ResponseWriter, status int, body []byte) {

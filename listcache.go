@@ -1,0 +1,136 @@
+package issuefields
+
+import "sync"
+
+// DefaultListCacheBytes is the memory that a Handler's rendered lists may take
+// when Config.ListCacheBytes is zero.
+const DefaultListCacheBytes = 8 << 20
+
+// renderedList is the whole list of an issue's values, rendered from one
+// version of the values and one snapshot of its organization's fields, with
+// the ETag of that pair. It never changes once made, so requests share it.
+type renderedList struct {
+	version Version
+	// fields is the snapshot the list was rendered from. Holding it keeps
+	// its array from being reused while the list lives, so a slice with the
+	// same first element and length is the same snapshot.
+	fields []Field
+	etag   string
+	// body is the JSON array of every item; ends[i] is the offset just
+	// past item i in body.
+	body []byte
+	ends []int
+}
+
+// renderList renders the values of issue at version with fields.
+func renderList(issue IssueKey, version Version, fields []Field, values []Value) *renderedList {
+	var stack [32]renderable
+	items := renderables(stack[:0], fields, values)
+	l := &renderedList{version: version, fields: fields, etag: etagOf(version, fields), ends: make([]int, len(items))}
+	body := make([]byte, 0, 2+192*len(items))
+	body = append(body, '[')
+	for i, it := range items {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = appendItem(body, issue, it.field, it.value)
+		l.ends[i] = len(body)
+	}
+	l.body = append(body, ']')
+	return l
+}
+
+// count returns the number of items in l.
+func (l *renderedList) count() int { return len(l.ends) }
+
+// items returns the JSON array of the items lo to hi-1 of l: l's own body
+// when that is every item, otherwise a new array.
+func (l *renderedList) items(lo, hi int) []byte {
+	if lo == 0 && hi == l.count() {
+		return l.body
+	}
+	if lo == hi {
+		return []byte("[]")
+	}
+	start := 1 // past the '['
+	if lo > 0 {
+		start = l.ends[lo-1] + 1 // past the ','
+	}
+	page := make([]byte, 0, l.ends[hi-1]-start+2)
+	page = append(page, '[')
+	page = append(page, l.body[start:l.ends[hi-1]]...)
+	return append(page, ']')
+}
+
+// renders reports whether l was rendered from the values at version and from
+// fields. By the Store contract a version names one state of the values, and
+// a slice that Fields returned never changes, so the same slice is the same
+// definitions.
+func (l *renderedList) renders(version Version, fields []Field) bool {
+	return l.version == version && len(l.fields) == len(fields) &&
+		(len(fields) == 0 || &l.fields[0] == &fields[0])
+}
+
+// size is about the memory l takes.
+func (l *renderedList) size() int { return 128 + len(l.body) + 8*len(l.ends) }
+
+// listCache keeps the list last rendered for each issue, within a budget of
+// bytes; when a new list does not fit, lists of other issues picked at random
+// make room. A store that returns new slices from every Fields call never
+// gets a list from the cache, and pays only for keeping the last ones.
+type listCache struct {
+	budget int // 0 keeps nothing
+	mu     sync.RWMutex
+	lists  map[IssueKey]*renderedList
+	used   int
+}
+
+func newListCache(budget int) *listCache {
+	return &listCache{budget: budget, lists: make(map[IssueKey]*renderedList)}
+}
+
+// get returns the list of issue rendered from the values at version and from
+// fields, or nil.
+func (c *listCache) get(issue IssueKey, version Version, fields []Field) *renderedList {
+	c.mu.RLock()
+	l := c.lists[issue]
+	c.mu.RUnlock()
+	if l != nil && l.renders(version, fields) {
+		return l
+	}
+	return nil
+}
+
+// put keeps l as the list of issue, in place of the one it had, unless l
+// alone is more than a sixteenth of the budget.
+func (c *listCache) put(issue IssueKey, l *renderedList) {
+	if l.size() > c.budget/16 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.lists[issue]; ok {
+		c.used -= old.size()
+		delete(c.lists, issue)
+	}
+	for other, old := range c.lists {
+		if c.used+l.size() <= c.budget {
+			break
+		}
+		c.used -= old.size()
+		delete(c.lists, other)
+	}
+	c.lists[issue] = l
+	c.used += l.size()
+}
+
+// list returns the list of issue rendered from values at version and from
+// fields, from the cache when it has it, and otherwise renders and keeps it.
+func (c *listCache) list(issue IssueKey, version Version, fields []Field, values []Value) *renderedList {
+	if l := c.get(issue, version, fields); l != nil {
+		return l
+	}
+	l := renderList(issue, version, fields, values)
+	c.put(issue, l)
+	return l
+}
