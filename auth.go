@@ -157,7 +157,7 @@ var errMalformedAuthorization = errors.New("malformed Authorization header")
 // exactly one "Bearer <token>" or "token <token>" (scheme case-insensitive,
 // token without spaces) gives an error that wraps ErrBadCredentials.
 func bearerToken(r *http.Request) (token string, present bool, err error) {
-	values := r.Header.Values("Authorization")
+	values := r.Header["Authorization"]
 	if len(values) == 0 {
 		return "", false, nil
 	}
@@ -177,12 +177,12 @@ func bearerToken(r *http.Request) (token string, present bool, err error) {
 // nil Principal for an anonymous request. It refuses bad credentials (401) and
 // tokens of a kind the API does not accept (403) whatever the repository, so
 // that these answers say nothing about which repositories exist.
-func authenticate(r *http.Request, verifier TokenVerifier) (*Principal, error) {
+func authenticate(ctx context.Context, r *http.Request, verifier TokenVerifier) (*Principal, error) {
 	token, present, err := bearerToken(r)
 	if !present || err != nil {
 		return nil, err
 	}
-	p, err := verifier.VerifyToken(r.Context(), token)
+	p, err := verifier.VerifyToken(ctx, token)
 	if err != nil {
 		return nil, &redactedError{err: err, token: token}
 	}

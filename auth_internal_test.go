@@ -73,7 +73,7 @@ func (o decision) String() string {
 // decideAccess runs the access decision for r on repo: authenticate, then
 // authorize.
 func decideAccess(r *http.Request, op *route, repo Repository) decision {
-	p, err := authenticate(r, decisionVerifier)
+	p, err := authenticate(r.Context(), r, decisionVerifier)
 	if err == nil {
 		err = authorize(r.Context(), op, repo, p)
 	}

@@ -188,7 +188,10 @@ func New(cfg Config) (*Handler, error) {
 // ServeHTTP serves one request of the API.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := h.startRequest(w)
-	defer h.logRequest(rec, r)
+	if h.log.Enabled(r.Context(), slog.LevelInfo) {
+		rec.start = time.Now()
+		defer h.logRequest(rec, r)
+	}
 	defer h.recoverPanic(rec, r)
 	if !h.inFlight.acquire() {
 		h.writeError(rec, r, nil, errOverloaded)
@@ -208,7 +211,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // 400 when r asks for a version the handler does not support. rt is the route
 // r matched, or nil.
 func (h *Handler) selectVersion(w http.ResponseWriter, r *http.Request, rt *route) bool {
-	version := r.Header.Get(h.header.version)
+	version := firstValue(r.Header, h.header.version)
 	switch version {
 	case "":
 		version = DefaultAPIVersion
@@ -232,9 +235,12 @@ type call struct {
 	issue     Issue
 	// fieldID is the issue_field_id of a delete.
 	fieldID int64
+	// context is r's context, with the principal once resolve knows it.
+	context context.Context
 }
 
-func (c *call) ctx() context.Context { return c.r.Context() }
+// ctx returns the context that the store, the verifier and the notifier get.
+func (c *call) ctx() context.Context { return c.context }
 
 // serveRoute serves a request that matched rt.
 func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
@@ -243,7 +249,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 	if !h.selectVersion(rec, r, rt) {
 		return
 	}
-	c := &call{w: rec, r: r, route: rt}
+	c := &call{w: rec, r: r, route: rt, context: r.Context()}
 	err := h.resolve(c)
 	if err == nil {
 		err = rt.serve(h, c)
@@ -253,7 +259,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 		err = errNotFound
 	}
 	if err != nil {
-		h.writeError(rec, c.r, rt, err)
+		h.writeError(rec, c.r.WithContext(c.ctx()), rt, err)
 	}
 }
 
@@ -272,14 +278,14 @@ func (h *Handler) resolve(c *call) error {
 			return errNotFound
 		}
 	}
-	principal, err := authenticate(c.r, h.verifier)
+	principal, err := authenticate(c.ctx(), c.r, h.verifier)
 	if err != nil {
 		return err
 	}
 	if principal != nil {
 		c.principal = principal
 		c.w.login = principal.Login
-		c.r = c.r.WithContext(context.WithValue(c.r.Context(), principalKey{}, principal))
+		c.context = context.WithValue(c.context, principalKey{}, principal)
 	}
 	repo, err := h.store.Repository(c.ctx(), owner, name)
 	if err != nil {

@@ -14,6 +14,8 @@ import (
 // handler sets, so that setting them allocates nothing.
 type recorder struct {
 	http.ResponseWriter
+	// start is when the request began; it is set only for a request that
+	// is logged.
 	start  time.Time
 	id     string
 	status int
@@ -65,7 +67,7 @@ func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
 // startRequest gives a request its id and the headers every answer carries.
 func (h *Handler) startRequest(w http.ResponseWriter) *recorder {
-	rec := &recorder{ResponseWriter: w, start: time.Now(), id: h.ids.next()}
+	rec := &recorder{ResponseWriter: w, id: h.ids.next()}
 	rec.setHeader(h.header.requestID, rec.id)
 	rec.setHeader(h.header.permissions, "")
 	return rec
@@ -98,10 +100,17 @@ func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
 	return nil
 }
 
+// autoContentLengthBytes is the size up to which net/http's server adds the
+// Content-Length of a response written in one go itself, from its buffer; it
+// would send a larger one in chunks, so writeBody says its length up front.
+const autoContentLengthBytes = 2048
+
 // writeBody answers with status and a JSON body.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	setHeader(w, "Content-Type", "application/json; charset=utf-8")
-	setHeader(w, "Content-Length", strconv.Itoa(len(body)))
+	if len(body) > autoContentLengthBytes {
+		setHeader(w, "Content-Length", strconv.Itoa(len(body)))
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
