@@ -42,7 +42,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // decodeItems checks that body is a JSON object with an issue_field_values
 // array of at most MaxItems entries, and returns the entries undecoded.
 func decodeItems(body []byte) ([][]byte, error) {
-	if !utf8.Valid(body) || !json.Valid(body) {
+	if !validJSON(body) {
 		return nil, &httpError{status: http.StatusBadRequest, message: "Problems parsing JSON"}
 	}
 	body = trimSpace(body)
