@@ -377,9 +377,8 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	key := c.issue.Key()
-	list := renderList(key, result.version, fields, result.after)
-	h.lists.put(key, list)
+	list := h.lists.list(c.issue.Key(), result.version, fields, result.after)
+	c.w.setHeader(h.header.etag, list.etag)
 	writeBody(c.w, http.StatusOK, list.body)
 	return nil
 }
@@ -393,21 +392,23 @@ func (h *Handler) deleteValue(c *call) error {
 	if fieldByID(fields, c.fieldID) == nil {
 		return errNoValue
 	}
-	if _, err := h.write(c, ActionDeleted, fields, removeField(c.fieldID)); err != nil {
+	result, err := h.write(c, ActionDeleted, fields, removeField(c.fieldID))
+	if err != nil {
 		return err
 	}
+	c.w.setHeader(h.header.etag, etagOf(result.version, fields))
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-// write commits m on the issue of c under the request's If-Match, sets the
-// ETag of the result, and tells the notifier when something changed.
+// write commits m on the issue of c under the request's If-Match, and tells
+// the notifier when something changed. The caller sets the ETag of the
+// result.
 func (h *Handler) write(c *call, action Action, fields []Field, m mutation) (commitResult, error) {
 	result, err := h.commit(c.ctx(), c.issue.Key(), fields, headerList(c.r, "If-Match"), m)
 	if err != nil {
 		return result, err
 	}
-	c.w.setHeader(h.header.etag, etagOf(result.version, fields))
 	if result.changed && h.notifier != DiscardNotifier {
 		h.notify(c, newEvent(action, c.issue, c.principal, fields, result))
 	}
