@@ -1,6 +1,7 @@
 package issuefields
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -209,10 +210,9 @@ func parseValue(f *Field, raw []byte, allowArrays bool) (Value, string) {
 		if kind != '"' {
 			return v, fmt.Sprintf("%s: value must be the name of one of its options (%s), not %s.", fieldIs(f), optionNames(f), excerpt(raw))
 		}
-		name := stringValue(raw)
-		o := optionByName(f, name)
+		o := optionNamed(f, raw)
 		if o == nil {
-			return v, fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), name, optionNames(f))
+			return v, fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), stringValue(raw), optionNames(f))
 		}
 		v.OptionIDs = []int64{o.ID}
 	case MultiSelect:
@@ -234,7 +234,8 @@ func parseOptionNames(f *Field, raw []byte) (Value, string) {
 	if raw[0] != '[' {
 		return notNames()
 	}
-	var picked []int64
+	var stack [16]int64
+	picked := stack[:0]
 	var msg string
 	eachElement(raw, func(elem []byte) {
 		if msg != "" {
@@ -244,12 +245,11 @@ func parseOptionNames(f *Field, raw []byte) (Value, string) {
 			_, msg = notNames()
 			return
 		}
-		name := stringValue(elem)
-		switch o := optionByName(f, name); {
+		switch o := optionNamed(f, elem); {
 		case o == nil:
-			msg = fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), name, optionNames(f))
+			msg = fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), stringValue(elem), optionNames(f))
 		case slices.Contains(picked, o.ID):
-			msg = fmt.Sprintf("%s: option %q is listed more than once.", fieldIs(f), name)
+			msg = fmt.Sprintf("%s: option %q is listed more than once.", fieldIs(f), o.Name)
 		default:
 			picked = append(picked, o.ID)
 		}
@@ -379,10 +379,17 @@ func fieldByID(fields []Field, id int64) *Field {
 	return nil
 }
 
-// optionByName returns f's option with exactly that name, or nil.
-func optionByName(f *Field, name string) *Option {
+// optionNamed returns f's option whose name is exactly the JSON string raw,
+// or nil. A name without escapes is compared as it is, without a copy.
+func optionNamed(f *Field, raw []byte) *Option {
+	inner := raw[1 : len(raw)-1]
+	escaped := bytes.IndexByte(inner, '\\') >= 0
+	var decoded string
+	if escaped {
+		decoded = stringValue(raw)
+	}
 	for i := range f.Options {
-		if f.Options[i].Name == name {
+		if escaped && f.Options[i].Name == decoded || !escaped && f.Options[i].Name == string(inner) {
 			return &f.Options[i]
 		}
 	}
