@@ -10,11 +10,16 @@ import (
 )
 
 // newNotifier returns the notifier the options ask for: webhook deliveries to
-// opts.webhookURL, or else a log line per event. closeFn drains what is still
-// queued, within the bound of its context.
+// opts.webhookURL, or else a log line per event, or none at all when the
+// logger drops info lines. closeFn drains what is still queued, within the
+// bound of its context.
 func newNotifier(opts options, logger *slog.Logger) (n issuefields.Notifier, closeFn func(context.Context) error, err error) {
 	if opts.webhookURL == "" {
-		return logEvents(logger), func(context.Context) error { return nil }, nil
+		noQueue := func(context.Context) error { return nil }
+		if !logger.Enabled(context.Background(), slog.LevelInfo) {
+			return issuefields.DiscardNotifier, noQueue, nil
+		}
+		return logEvents(logger), noQueue, nil
 	}
 	hook, err := webhook.New(opts.webhookURL, webhook.Options{
 		Secret: []byte(opts.webhookSecret),
