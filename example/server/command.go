@@ -24,14 +24,18 @@ import (
 //go:embed demo.json
 var demoData []byte
 
-// The server's timeouts. shutdownTimeout bounds how long a graceful stop
-// waits for requests in flight and then for queued webhook deliveries.
+// The server's timeouts. readTimeout bounds reading a whole request, headers
+// and body (at most MaxBodyBytes) alike: one deadline, where a shorter one for
+// the headers would cost a second deadline change per request. There is no
+// write timeout: every answer is a few kilobytes at most, which the kernel
+// takes at once, and a write deadline would be one more timer update per
+// request.
+// shutdownTimeout bounds how long a graceful stop waits for requests in
+// flight and then for queued webhook deliveries.
 const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 30 * time.Second
-	idleTimeout       = 2 * time.Minute
-	shutdownTimeout   = 10 * time.Second
+	readTimeout     = 10 * time.Second
+	idleTimeout     = 2 * time.Minute
+	shutdownTimeout = 10 * time.Second
 )
 
 // Store is a store that the server serves and loads a data file into.
@@ -130,12 +134,10 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
 	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
+		Handler:     handler,
+		ReadTimeout: readTimeout,
+		IdleTimeout: idleTimeout,
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
