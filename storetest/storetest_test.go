@@ -100,12 +100,14 @@ func TestBrokenStoresFail(t *testing.T) {
 				return &cachedFields{Store: s, cache: make(map[int64][]issuefields.Field)}
 			},
 			[]string{"Fields returns the new organization's fields for a transferred repository"}},
-		{"one buffer for every answer",
-			func(s *memstore.Store) storetest.Store { return &reusedBuffers{Store: s} },
-			[]string{
-				"Values returns a snapshot that later calls and writes leave as it was",
-				"Fields returns a snapshot that later calls and AddField leave as it was",
-			}},
+		{"one buffer for every Fields answer",
+			func(s *memstore.Store) storetest.Store { return &oneFieldsBuffer{Store: s} },
+			[]string{"Fields returns a snapshot that later calls and AddField leave as it was"}},
+		{"SetValues writing into values handed out",
+			func(s *memstore.Store) storetest.Store {
+				return &valuesOverwritten{Store: s, handedOut: make(map[issuefields.IssueKey][]issuefields.Value)}
+			},
+			[]string{"Values returns a snapshot that later calls and writes leave as it was"}},
 		{"values in field order",
 			func(s *memstore.Store) storetest.Store {
 				return valuesEdit{s, func(values []issuefields.Value) {
