@@ -333,11 +333,23 @@ func (h *Handler) listValues(c *call) error {
 	if err != nil {
 		return err
 	}
-	list := h.lists.list(key, version, fields, values)
-	c.w.setHeader(h.header.etag, list.etag)
-	if etagListMatches(headerList(c.r, "If-None-Match"), list.etag, true) {
+	// A kept list has the ETag; without one, a 304 needs only the hash,
+	// and the list is rendered after the check.
+	list := h.lists.get(key, version, fields)
+	var tag string
+	if list != nil {
+		tag = list.etag
+	} else {
+		tag = etagOf(version, fields)
+	}
+	c.w.setHeader(h.header.etag, tag)
+	if etagListMatches(headerList(c.r, "If-None-Match"), tag, true) {
 		c.w.WriteHeader(http.StatusNotModified)
 		return nil
+	}
+	if list == nil {
+		list = renderList(key, version, fields, values, tag)
+		h.lists.put(key, list)
 	}
 	p := pageOf(c.r.URL.RawQuery, list.count())
 	if link := p.link(c.r); link != "" {

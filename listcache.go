@@ -1,6 +1,9 @@
 package issuefields
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // DefaultListCacheBytes is the memory that a Handler's rendered lists may take
 // when Config.ListCacheBytes is zero.
@@ -15,18 +18,22 @@ type renderedList struct {
 	// its array from being reused while the list lives, so a slice with the
 	// same first element and length is the same snapshot.
 	fields []Field
-	etag   string
+	// fieldsBytes is about the memory of fields, which the list keeps
+	// alive.
+	fieldsBytes int
+	etag        string
 	// body is the JSON array of every item; ends[i] is the offset just
 	// past item i in body.
 	body []byte
 	ends []int
 }
 
-// renderList renders the values of issue at version with fields.
-func renderList(issue IssueKey, version Version, fields []Field, values []Value) *renderedList {
+// renderList renders the values of issue at version with fields; etag is
+// their entity tag, etagOf(version, fields).
+func renderList(issue IssueKey, version Version, fields []Field, values []Value, etag string) *renderedList {
 	var stack [32]renderable
 	items := renderables(stack[:0], fields, values)
-	l := &renderedList{version: version, fields: fields, etag: etagOf(version, fields), ends: make([]int, len(items))}
+	l := &renderedList{version: version, fields: fields, fieldsBytes: sizeOfFields(fields), etag: etag, ends: make([]int, len(items))}
 	body := make([]byte, 0, 2+192*len(items))
 	body = append(body, '[')
 	for i, it := range items {
@@ -71,22 +78,43 @@ func (l *renderedList) renders(version Version, fields []Field) bool {
 		(len(fields) == 0 || &l.fields[0] == &fields[0])
 }
 
-// size is about the memory l takes.
+// size is about the memory l takes, without its fields.
 func (l *renderedList) size() int { return 128 + len(l.body) + 8*len(l.ends) }
 
+// sizeOfFields is about the memory of fields, their options and strings.
+func sizeOfFields(fields []Field) int {
+	n := len(fields) * int(unsafe.Sizeof(Field{}))
+	for i := range fields {
+		n += len(fields[i].Name) + len(fields[i].Options)*int(unsafe.Sizeof(Option{}))
+		for _, o := range fields[i].Options {
+			n += len(o.Name) + len(o.Color)
+		}
+	}
+	return n
+}
+
 // listCache keeps the list last rendered for each issue, within a budget of
-// bytes; when a new list does not fit, lists of other issues picked at random
-// make room. A store that returns new slices from every Fields call never
-// gets a list from the cache, and pays only for keeping the last ones.
+// bytes that counts the lists and the fields snapshots they keep alive, each
+// snapshot once however many lists share it. When a new list does not fit,
+// lists of other issues picked at random make room.
+//
+// A store that hands out one fields slice for as long as the fields stay the
+// same (memstore) gets its lists from the cache. A store that returns new
+// slices from every Fields call (pgstore) never does: each of its lists is
+// rendered, and kept with its own copy of the fields, to no use, within the
+// budget.
 type listCache struct {
 	budget int // 0 keeps nothing
 	mu     sync.RWMutex
 	lists  map[IssueKey]*renderedList
-	used   int
+	// pins counts the kept lists rendered from each fields snapshot, by
+	// its first element.
+	pins map[*Field]int
+	used int
 }
 
 func newListCache(budget int) *listCache {
-	return &listCache{budget: budget, lists: make(map[IssueKey]*renderedList)}
+	return &listCache{budget: budget, lists: make(map[IssueKey]*renderedList), pins: make(map[*Field]int)}
 }
 
 // get returns the list of issue rendered from the values at version and from
@@ -102,26 +130,51 @@ func (c *listCache) get(issue IssueKey, version Version, fields []Field) *render
 }
 
 // put keeps l as the list of issue, in place of the one it had, unless l
-// alone is more than a sixteenth of the budget.
+// alone takes more than a sixteenth of the budget.
 func (c *listCache) put(issue IssueKey, l *renderedList) {
-	if l.size() > c.budget/16 {
+	if l.size()+l.fieldsBytes > c.budget/16 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lists[issue]; ok {
-		c.used -= old.size()
-		delete(c.lists, issue)
+		c.drop(issue, old)
 	}
 	for other, old := range c.lists {
-		if c.used+l.size() <= c.budget {
+		if c.used+c.cost(l) <= c.budget {
 			break
 		}
-		c.used -= old.size()
-		delete(c.lists, other)
+		c.drop(other, old)
 	}
+	c.used += c.cost(l)
 	c.lists[issue] = l
-	c.used += l.size()
+	if len(l.fields) > 0 {
+		c.pins[&l.fields[0]]++
+	}
+}
+
+// cost is the memory that keeping l would add: l, and its fields unless a
+// kept list shares them. The caller holds c.mu.
+func (c *listCache) cost(l *renderedList) int {
+	if len(l.fields) == 0 || c.pins[&l.fields[0]] > 0 {
+		return l.size()
+	}
+	return l.size() + l.fieldsBytes
+}
+
+// drop stops keeping l, the list of issue, and its fields when no other kept
+// list shares them. The caller holds c.mu.
+func (c *listCache) drop(issue IssueKey, l *renderedList) {
+	delete(c.lists, issue)
+	c.used -= l.size()
+	if len(l.fields) == 0 {
+		return
+	}
+	first := &l.fields[0]
+	if c.pins[first]--; c.pins[first] == 0 {
+		delete(c.pins, first)
+		c.used -= l.fieldsBytes
+	}
 }
 
 // list returns the list of issue rendered from values at version and from
@@ -130,7 +183,7 @@ func (c *listCache) list(issue IssueKey, version Version, fields []Field, values
 	if l := c.get(issue, version, fields); l != nil {
 		return l
 	}
-	l := renderList(issue, version, fields, values)
+	l := renderList(issue, version, fields, values, etagOf(version, fields))
 	c.put(issue, l)
 	return l
 }

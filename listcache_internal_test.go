@@ -37,31 +37,41 @@ func TestListCacheAnswersOnlyTheSameVersionAndSnapshot(t *testing.T) {
 }
 
 // TestListCacheStaysWithinItsBudget checks that lists of many issues take no
-// more than the budget, that the list put last is kept, that a list larger
-// than a sixteenth of the budget is not kept, and that a budget of 0 keeps
-// nothing.
+// more than the budget, counting the fields they keep alive once per
+// snapshot, whether the lists share one snapshot (as from memstore) or each
+// has its own copy (as from a store that copies); that the list put last is
+// kept; that a list larger than a sixteenth of the budget is not kept; and
+// that a budget of 0 keeps nothing.
 func TestListCacheStaysWithinItsBudget(t *testing.T) {
-	const budget = 64 << 10
-	c := newListCache(budget)
+	const budget = 256 << 10
 	values := []Value{{FieldID: 1, Text: "a value of some length"}}
-	for n := int64(1); n <= 1000; n++ {
-		issue := IssueKey{RepositoryID: 1, Number: n}
-		l := c.list(issue, "1", cachedFieldsFixture, values)
-		if c.used > budget {
-			t.Fatalf("after %d lists the cache holds %d bytes, more than its budget of %d", n, c.used, budget)
-		}
-		if c.get(issue, "1", cachedFieldsFixture) != l {
-			t.Fatalf("list %d was not kept", n)
-		}
+	wide := make([]Field, 40)
+	for i := range wide {
+		wide[i] = Field{ID: int64(i + 1), Name: fmt.Sprintf("Field %d", i+1), DataType: SingleSelect,
+			Options: []Option{{ID: 1, Name: "One", Color: "red"}, {ID: 2, Name: "Two", Color: "blue"}}}
 	}
-	sum := 0
-	for _, l := range c.lists {
-		sum += l.size()
-	}
-	if sum != c.used {
-		t.Errorf("the cache counts %d bytes, its lists take %d", c.used, sum)
+	for name, fieldsFor := range map[string]func() []Field{
+		"one shared snapshot": func() []Field { return wide },
+		"a copy per call":     func() []Field { return append([]Field(nil), wide...) },
+	} {
+		c := newListCache(budget)
+		for n := int64(1); n <= 1000; n++ {
+			issue := IssueKey{RepositoryID: 1, Number: n}
+			fields := fieldsFor()
+			l := c.list(issue, "1", fields, values)
+			if c.used > budget {
+				t.Fatalf("%s: after %d lists the cache holds %d bytes, more than its budget of %d", name, n, c.used, budget)
+			}
+			if c.get(issue, "1", fields) != l {
+				t.Fatalf("%s: list %d was not kept", name, n)
+			}
+		}
+		if want := accounted(c); c.used != want {
+			t.Errorf("%s: the cache counts %d bytes, its lists and their fields take %d", name, c.used, want)
+		}
 	}
 
+	c := newListCache(budget)
 	big := []Value{{FieldID: 1, Text: fmt.Sprintf("%0*d", budget/16, 0)}}
 	issue := IssueKey{RepositoryID: 2, Number: 1}
 	c.list(issue, "1", cachedFieldsFixture, big)
@@ -74,4 +84,21 @@ func TestListCacheStaysWithinItsBudget(t *testing.T) {
 	if len(off.lists) != 0 {
 		t.Errorf("a cache with no budget kept %d lists", len(off.lists))
 	}
+}
+
+// accounted returns the memory of c's lists and of each fields snapshot they
+// keep alive, counted once.
+func accounted(c *listCache) int {
+	n := 0
+	snapshots := map[*Field]int{}
+	for _, l := range c.lists {
+		n += l.size()
+		if len(l.fields) > 0 {
+			snapshots[&l.fields[0]] = l.fieldsBytes
+		}
+	}
+	for _, bytes := range snapshots {
+		n += bytes
+	}
+	return n
 }
