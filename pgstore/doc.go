@@ -9,7 +9,12 @@
 //	...
 //	if err := pgstore.Migrate(ctx, pool); err != nil { ... }
 //	store := pgstore.New(pool)
-//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier})
+//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier, ListCacheBytes: -1})
+//
+// Fields and Values read the database on every call and return new slices,
+// so the handler's cache of rendered lists, which reuses a list while Fields
+// hands out the same slice, would only keep lists it never serves again: a
+// negative ListCacheBytes turns it off.
 //
 // The Store is an [issuefields.Seeder] too: it has the seed methods of
 // memstore.Store (AddOrganization, AddField, AddRepository, RenameRepository,

@@ -25,15 +25,15 @@ import (
 var demoData []byte
 
 // The server's timeouts. readTimeout bounds reading a whole request, headers
-// and body (at most MaxBodyBytes) alike: one deadline, where a shorter one for
-// the headers would cost a second deadline change per request. There is no
-// write timeout: every answer is a few kilobytes at most, which the kernel
-// takes at once, and a write deadline would be one more timer update per
-// request.
-// shutdownTimeout bounds how long a graceful stop waits for requests in
-// flight and then for queued webhook deliveries.
+// and body (at most MaxBodyBytes) alike, with one deadline: a separate, shorter
+// header timeout would cost a second deadline change on every request.
+// writeTimeout bounds writing an answer, so that a client that stops reading
+// cannot hold its connection for good. shutdownTimeout bounds how long a
+// graceful stop waits for requests in flight and then for queued webhook
+// deliveries.
 const (
-	readTimeout     = 10 * time.Second
+	readTimeout     = 30 * time.Second
+	writeTimeout    = 30 * time.Second
 	idleTimeout     = 2 * time.Minute
 	shutdownTimeout = 10 * time.Second
 )
@@ -71,6 +71,12 @@ type Command struct {
 	// checks and then loads, which is right when one server at a time
 	// starts on the store. A store with neither is loaded at every start.
 	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
+
+	// ListCacheBytes is the handler's Config.ListCacheBytes: 0 keeps
+	// rendered lists within the default budget, which pays off with a store
+	// that hands out shared snapshots (memstore); a negative value keeps
+	// none, for a store whose Fields returns new slices on every call.
+	ListCacheBytes int
 }
 
 // Main runs c with the process's command line until the process gets SIGINT
@@ -113,12 +119,13 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	h, err := issuefields.New(issuefields.Config{
-		Store:       d.store,
-		Verifier:    d.tokens,
-		Vendor:      opts.vendor,
-		Logger:      logger,
-		Notifier:    notifier,
-		WriteLimits: opts.writeLimits(),
+		Store:          d.store,
+		Verifier:       d.tokens,
+		Vendor:         opts.vendor,
+		Logger:         logger,
+		Notifier:       notifier,
+		WriteLimits:    opts.writeLimits(),
+		ListCacheBytes: c.ListCacheBytes,
 	})
 	if err != nil {
 		return err
@@ -134,10 +141,11 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
 	srv := &http.Server{
-		Handler:     handler,
-		ReadTimeout: readTimeout,
-		IdleTimeout: idleTimeout,
-		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelError),
+		Handler:      handler,
+		ReadTimeout:  readTimeout,
+		WriteTimeout: writeTimeout,
+		IdleTimeout:  idleTimeout,
+		ErrorLog:     slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

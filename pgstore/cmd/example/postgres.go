@@ -36,6 +36,9 @@ func command() server.Command {
 			}
 			return open(ctx, url, logger)
 		},
+		// pgstore returns new slices from every Fields call, which the
+		// handler's list cache cannot reuse.
+		ListCacheBytes: -1,
 	}
 }
 
