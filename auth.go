@@ -120,7 +120,8 @@ func (p *Principal) permissionsFor(ctx context.Context, repo Repository) (Reposi
 // not know or that has expired, which becomes 401 Bad credentials; an error
 // that wraps ErrUnavailable, which becomes 503; or any other error, which
 // becomes 500 and is logged. It must not return a nil Principal without an
-// error.
+// error. The handler only reads the Principal, so a verifier may return the
+// same one for every request with a token, one that it keeps, say.
 //
 // The handler never logs a token or shows it to a client; it cuts the token
 // out of the text of VerifyToken's errors before it logs them.
@@ -142,7 +143,8 @@ type principalKey struct{}
 // PrincipalFromContext returns the Principal of the request that ctx belongs
 // to, if the request was authenticated. The handler puts it in the context
 // that it passes to the Store and the Notifier, so that a host can record who
-// wrote what.
+// wrote what. It is the Principal that the TokenVerifier returned, which
+// other requests may share: read it, never change it.
 func PrincipalFromContext(ctx context.Context) (*Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(*Principal)
 	return p, ok

@@ -75,11 +75,11 @@ func (t *tokenTable) entry(token string) *tokenEntry {
 // expiry has passed.
 func (t *tokenTable) VerifyToken(_ context.Context, token string) (*issuefields.Principal, error) {
 	e := t.entry(token)
-	if e == nil || e.expired(time.Now()) {
+	// The clock is read only for a token that expires.
+	if e == nil || !e.expiresAt.IsZero() && e.expired(time.Now()) {
 		return nil, issuefields.ErrBadCredentials
 	}
-	p := e.principal
-	return &p, nil
+	return &e.principal, nil
 }
 
 // expired reports whether the token is refused at now.
