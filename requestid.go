@@ -17,7 +17,9 @@ func newRequestIDs() *requestIDs {
 	return &requestIDs{prefix: rand.Text()[:10] + "-"}
 }
 
-// next returns a new request id.
+// next returns a new request id, built in one allocation.
 func (ids *requestIDs) next() string {
-	return ids.prefix + strconv.FormatUint(ids.count.Add(1), 16)
+	var buf [32]byte
+	id := append(buf[:0], ids.prefix...)
+	return string(strconv.AppendUint(id, ids.count.Add(1), 16))
 }
