@@ -28,26 +28,26 @@ type returned[T any] struct{ slice, copy []T }
 
 func (s *recordingStore) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
 	fields, err := s.Store.Fields(ctx, repo)
-	c := slices.Clone(fields)
-	for i := range c {
-		c[i].Options = slices.Clone(c[i].Options)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fields = append(s.fields, returned[issuefields.Field]{fields, c})
+	record(&s.mu, &s.fields, fields, func(f *issuefields.Field) { f.Options = slices.Clone(f.Options) })
 	return fields, err
 }
 
 func (s *recordingStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
 	values, v, err := s.Store.Values(ctx, key)
-	c := slices.Clone(values)
-	for i := range c {
-		c[i].OptionIDs = slices.Clone(c[i].OptionIDs)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.values = append(s.values, returned[issuefields.Value]{values, c})
+	record(&s.mu, &s.values, values, func(v *issuefields.Value) { v.OptionIDs = slices.Clone(v.OptionIDs) })
 	return values, v, err
+}
+
+// record appends slice and a deep copy of it, made with cloneInner on each
+// element of a shallow copy, to *into, under mu.
+func record[T any](mu *sync.Mutex, into *[]returned[T], slice []T, cloneInner func(*T)) {
+	c := slices.Clone(slice)
+	for i := range c {
+		cloneInner(&c[i])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	*into = append(*into, returned[T]{slice, c})
 }
 
 // TestHandlerNeverModifiesStoreSlices checks the handler's side of the Store
