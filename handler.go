@@ -454,12 +454,15 @@ func isCleanPath(p string) bool {
 	if p == "" || p[0] != '/' {
 		return false
 	}
-	for rest := p[1:]; rest != ""; {
-		seg, after, more := strings.Cut(rest, "/")
-		if seg == "." || seg == ".." || seg == "" && more {
+	start := 1 // of the segment being read
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if seg := p[start:i]; seg == "." || seg == ".." || seg == "" && i < len(p) {
 			return false
 		}
-		rest = after
+		start = i + 1
 	}
 	return true
 }
