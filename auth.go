@@ -140,6 +140,23 @@ func (f TokenVerifierFunc) VerifyToken(ctx context.Context, token string) (*Prin
 
 type principalKey struct{}
 
+// principalContext is the context of an authenticated request: its parent,
+// with the principal as the value of principalKey{}, as context.WithValue
+// would make it, but as a value that the call of the request holds.
+type principalContext struct {
+	context.Context
+	principal *Principal
+}
+
+// Value returns the principal for principalKey{}, and asks the parent for
+// any other key.
+func (c *principalContext) Value(key any) any {
+	if key == (principalKey{}) {
+		return c.principal
+	}
+	return c.Context.Value(key)
+}
+
 // PrincipalFromContext returns the Principal of the request that ctx belongs
 // to, if the request was authenticated. The handler puts it in the context
 // that it passes to the Store and the Notifier, so that a host can record who

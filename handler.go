@@ -237,6 +237,9 @@ type call struct {
 	fieldID int64
 	// context is r's context, with the principal once resolve knows it.
 	context context.Context
+	// withPrincipal is the context with the principal, kept here so that
+	// making it allocates nothing.
+	withPrincipal principalContext
 }
 
 // ctx returns the context that the store, the verifier and the notifier get.
@@ -245,11 +248,12 @@ func (c *call) ctx() context.Context { return c.context }
 // serveRoute serves a request that matched rt.
 func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	rec := w.(*recorder)
-	rec.setHeader(h.header.permissions, rt.permissions)
+	rec.permissions = rt.permissions
 	if !h.selectVersion(rec, r, rt) {
 		return
 	}
-	c := &call{w: rec, r: r, route: rt, context: r.Context()}
+	c := &rec.call
+	*c = call{w: rec, r: r, route: rt, context: r.Context()}
 	err := h.resolve(c)
 	if err == nil {
 		err = rt.serve(h, c)
@@ -285,7 +289,8 @@ func (h *Handler) resolve(c *call) error {
 	if principal != nil {
 		c.principal = principal
 		c.w.login = principal.Login
-		c.context = context.WithValue(c.context, principalKey{}, principal)
+		c.withPrincipal = principalContext{Context: c.context, principal: principal}
+		c.context = &c.withPrincipal
 	}
 	repo, err := h.store.Repository(c.ctx(), owner, name)
 	if err != nil {

@@ -9,9 +9,10 @@ import (
 	"time"
 )
 
-// recorder is the ResponseWriter a request is served through: it remembers
-// what the request's log line needs, and holds the values of the headers the
-// handler sets, so that setting them allocates nothing.
+// recorder is the ResponseWriter a request is served through. It remembers
+// what the request's log line needs, and gives every answer the permissions
+// header. It holds the values of the headers the handler sets, and the call of
+// the route the request matched, so that serving a request allocates once.
 type recorder struct {
 	http.ResponseWriter
 	// start is when the request began; it is set only for a request that
@@ -20,9 +21,14 @@ type recorder struct {
 	id     string
 	status int
 	login  string
+	// permissionsHeader is the name of the X-Accepted-<Vendor>-Permissions
+	// header, and permissions its value: what the matched route needs, or
+	// nothing for a request that matched none.
+	permissionsHeader, permissions string
 	// values holds header values; used counts the slots taken.
 	values [8]string
 	used   int
+	call   call
 }
 
 // setHeader sets the header with the canonical name key to value.
@@ -48,28 +54,32 @@ func setHeader(w http.ResponseWriter, key, value string) {
 
 // WriteHeader records the status and sends it.
 func (rec *recorder) WriteHeader(status int) {
-	if rec.status == 0 {
-		rec.status = status
-	}
+	rec.begin(status)
 	rec.ResponseWriter.WriteHeader(status)
 }
 
 // Write sends b, with status 200 if no status was sent.
 func (rec *recorder) Write(b []byte) (int, error) {
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
+	rec.begin(http.StatusOK)
 	return rec.ResponseWriter.Write(b)
+}
+
+// begin records status and sets the permissions header, unless the answer
+// has begun already.
+func (rec *recorder) begin(status int) {
+	if rec.status == 0 {
+		rec.status = status
+		rec.setHeader(rec.permissionsHeader, rec.permissions)
+	}
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
-// startRequest gives a request its id and the headers every answer carries.
+// startRequest gives a request its id, and the recorder that answers it.
 func (h *Handler) startRequest(w http.ResponseWriter) *recorder {
-	rec := &recorder{ResponseWriter: w, id: h.ids.next()}
+	rec := &recorder{ResponseWriter: w, id: h.ids.next(), permissionsHeader: h.header.permissions}
 	rec.setHeader(h.header.requestID, rec.id)
-	rec.setHeader(h.header.permissions, "")
 	return rec
 }
 
