@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/issuefields/issuefields"
 )
@@ -347,6 +348,8 @@ func TestFlags(t *testing.T) {
 			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},
 		{[]string{"-data", "data.json", "-log-format", "json"},
 			with(func(o *options) { o.dataFile, o.logFormat = "data.json", "json" })},
+		{[]string{"-read-timeout", "30s", "-write-timeout", "1m"},
+			with(func(o *options) { o.readTimeout, o.writeTimeout = 30*time.Second, time.Minute })},
 	} {
 		got, err := Command{}.parseFlags(tt.args, io.Discard)
 		if err != nil || got != tt.want {
@@ -385,6 +388,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook"}, `-webhook needs -webhook-secret, the secret that signs each delivery`},
 		{[]string{"-webhook", "ftp://x/hook", "-webhook-secret", "s"}, `-webhook: webhook.New: the URL "ftp://x/hook" is not an absolute http or https URL`},
 		{[]string{"-log-format", "logfmt"}, `-log-format "logfmt": want text or json`},
+		{[]string{"-write-timeout", "-1s"}, `-read-timeout and -write-timeout: want a duration such as 30s, or 0 for no bound`},
 	} {
 		err := run(context.Background(), tt.args, io.Discard, io.Discard)
 		if err == nil || err.Error() != tt.want {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/issuefields/issuefields"
 )
@@ -32,6 +33,9 @@ type options struct {
 	// logLevel is the least level logged: the request lines and events are
 	// Info, failures Warn and Error.
 	logLevel slog.Level
+	// readTimeout and writeTimeout bound reading a whole request and
+	// writing an answer; 0 sets no bound.
+	readTimeout, writeTimeout time.Duration
 }
 
 // The values of -log-format.
@@ -71,6 +75,8 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
 	fs.TextVar(&opts.logLevel, "log-level", slog.LevelInfo, "least `level` logged: debug, info (a line per request and per event), warn or error")
+	fs.DurationVar(&opts.readTimeout, "read-timeout", 0, "longest `time` to read a whole request, body included; 0 for no bound, as suits a server on loopback")
+	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound, as suits a server on loopback")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
@@ -96,6 +102,9 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	}
 	if opts.writeLimit < 0 || opts.writeLimitHourly < 0 {
 		return opts, fmt.Errorf("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")
+	}
+	if opts.readTimeout < 0 || opts.writeTimeout < 0 {
+		return opts, fmt.Errorf("-read-timeout and -write-timeout: want a duration such as 30s, or 0 for no bound")
 	}
 	if opts.webhookURL != "" && opts.webhookSecret == "" {
 		return opts, fmt.Errorf("-webhook needs -webhook-secret, the secret that signs each delivery")
