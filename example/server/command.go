@@ -24,17 +24,16 @@ import (
 //go:embed demo.json
 var demoData []byte
 
-// The server's own timeouts, which net/http recommends for every server:
-// readHeaderTimeout bounds reading a request's headers, so that a client
-// cannot hold a connection by sending them slowly, and idleTimeout closes a
-// kept-alive connection that sends nothing. The bounds on reading a whole
-// request and writing an answer are the flags -read-timeout and
-// -write-timeout, off by default: each sets a deadline on every request, which
-// together cost several percent of the server's throughput on a list, while
-// clients on loopback, where the server listens by default, are the
-// developer's own.
-// shutdownTimeout bounds how long a graceful stop waits for requests in
-// flight and then for queued webhook deliveries.
+// The server's own timeouts. readHeaderTimeout bounds reading a request's
+// headers, so that a client cannot hold a connection by sending them slowly,
+// and idleTimeout closes a kept-alive connection that sends nothing. The
+// bounds on reading a whole request and writing an answer are the flags
+// -read-timeout and -write-timeout, off by default: each sets a deadline on
+// every request, and together they cost several percent of the server's
+// throughput on a list, while clients on loopback, where the server listens
+// by default, are the developer's own. shutdownTimeout bounds how long a
+// graceful stop waits for requests in flight and then for queued webhook
+// deliveries.
 const (
 	readHeaderTimeout = 10 * time.Second
 	idleTimeout       = 2 * time.Minute
