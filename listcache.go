@@ -107,14 +107,24 @@ type listCache struct {
 	budget int // 0 keeps nothing
 	mu     sync.RWMutex
 	lists  map[IssueKey]*renderedList
-	// pins counts the kept lists rendered from each fields snapshot, by
-	// its first element.
-	pins map[*Field]int
+	// pins counts the kept lists rendered from each fields snapshot.
+	pins map[snapshot]int
 	used int
 }
 
+// A snapshot identifies a fields slice as renders does: by its first element
+// and its length. Slices of one array with different lengths are different
+// snapshots, each counted in full.
+type snapshot struct {
+	first *Field
+	n     int
+}
+
+// snapshotOf returns the snapshot of fields, which must not be empty.
+func snapshotOf(fields []Field) snapshot { return snapshot{&fields[0], len(fields)} }
+
 func newListCache(budget int) *listCache {
-	return &listCache{budget: budget, lists: make(map[IssueKey]*renderedList), pins: make(map[*Field]int)}
+	return &listCache{budget: budget, lists: make(map[IssueKey]*renderedList), pins: make(map[snapshot]int)}
 }
 
 // get returns the list of issue rendered from the values at version and from
@@ -149,14 +159,14 @@ func (c *listCache) put(issue IssueKey, l *renderedList) {
 	c.used += c.cost(l)
 	c.lists[issue] = l
 	if len(l.fields) > 0 {
-		c.pins[&l.fields[0]]++
+		c.pins[snapshotOf(l.fields)]++
 	}
 }
 
 // cost is the memory that keeping l would add: l, and its fields unless a
 // kept list shares them. The caller holds c.mu.
 func (c *listCache) cost(l *renderedList) int {
-	if len(l.fields) == 0 || c.pins[&l.fields[0]] > 0 {
+	if len(l.fields) == 0 || c.pins[snapshotOf(l.fields)] > 0 {
 		return l.size()
 	}
 	return l.size() + l.fieldsBytes
@@ -170,9 +180,9 @@ func (c *listCache) drop(issue IssueKey, l *renderedList) {
 	if len(l.fields) == 0 {
 		return
 	}
-	first := &l.fields[0]
-	if c.pins[first]--; c.pins[first] == 0 {
-		delete(c.pins, first)
+	pin := snapshotOf(l.fields)
+	if c.pins[pin]--; c.pins[pin] == 0 {
+		delete(c.pins, pin)
 		c.used -= l.fieldsBytes
 	}
 }

@@ -28,7 +28,7 @@ var demoData []byte
 // headers, so that a client cannot hold a connection by sending them slowly,
 // and idleTimeout closes a kept-alive connection that sends nothing. The
 // bounds on reading a whole request and writing an answer are the flags
-// -read-timeout and -write-timeout, off by default: each sets a deadline on
+// -read-timeout and -write-timeout, off by default: each arms a timer on
 // every request, and together they cost several percent of the server's
 // throughput on a list, while clients on loopback, where the server listens
 // by default, are the developer's own. shutdownTimeout bounds how long a
