@@ -188,3 +188,44 @@ func TestRequestIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionsHeaderOnEveryAnswer checks that every answer carries
+// X-Accepted-Service-Permissions exactly once: the route's permissions for a
+// request to a route, whatever the answer, a panic's 500 included, and an
+// empty value for a path or a method the API does not have.
+func TestPermissionsHeaderOnEveryAnswer(t *testing.T) {
+	const read, write = "issues=read", "issues=write; pull_requests=write"
+	issue1 := valuesPath(org, publicRepo, 1)
+	s := &panickingStore{Store: newFixtureStore(t), method: "Values", message: "boom"}
+	h := newConfiguredHandler(t, issuefields.Config{Store: s})
+	check := func(r response, what string, status int, want string) {
+		t.Helper()
+		if got := r.header["X-Accepted-Service-Permissions"]; r.status != status || len(got) != 1 || got[0] != want {
+			t.Errorf("%s: %d with X-Accepted-Service-Permissions %q; want %d with %q", what, r.status, got, status, want)
+		}
+	}
+	for _, rq := range []struct {
+		method, target, token, body, version string
+		status                               int
+		want                                 string
+	}{
+		{"GET", issue1, writerToken, "", "", 200, read},
+		{"GET", issue1, writerToken, "", "1.0", 400, read},
+		{"POST", issue1, "", writeBody(), "", 401, write},
+		{"GET", issue1, classicToken, "", "", 403, read},
+		{"GET", valuesPath(org, publicRepo, 3), writerToken, "", "", 410, read},
+		{"GET", valuesPath(org, "old-name", 1), writerToken, "", "", 301, read},
+		{"POST", issue1, writerToken, writeBody(fieldItem(99, `1`)), "", 422, write},
+		{"DELETE", issue1 + "/" + itoa(dueID), writerToken, "", "", 204, write},
+		{"GET", "/nowhere", writerToken, "", "", 404, ""},
+		{"PATCH", issue1, writerToken, "", "", 405, ""},
+	} {
+		var header []string
+		if rq.version != "" {
+			header = []string{"X-Service-Api-Version", rq.version}
+		}
+		check(doWithHeader(t, h, rq.method, rq.target, rq.token, rq.body, header...), rq.method+" "+rq.target, rq.status, rq.want)
+	}
+	s.armed.Store(true)
+	check(do(t, h, "GET", issue1, writerToken, ""), "GET whose store panics", http.StatusInternalServerError, read)
+}

@@ -91,6 +91,9 @@ func TestMaxInFlight(t *testing.T) {
 			} {
 				r := do(t, h, rq.method, path+rq.suffix, writerToken, rq.body)
 				checkServiceUnavailable(t, r)
+				if got := r.header["X-Accepted-Service-Permissions"]; len(got) != 1 || got[0] != "" {
+					t.Errorf("a shed request: X-Accepted-Service-Permissions %q, want one empty value, as for a request no route matched", got)
+				}
 			}
 			if got, gotVersion := readStored(t, s.Store, key); gotVersion != version || !cmp.Equal(got, values) {
 				t.Errorf("a shed request changed the store: %+v became %+v", values, got)
