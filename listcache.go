@@ -74,8 +74,23 @@ func (l *renderedList) items(lo, hi int) []byte {
 // a slice that Fields returned never changes, so the same slice is the same
 // definitions.
 func (l *renderedList) renders(version Version, fields []Field) bool {
-	return l.version == version && len(l.fields) == len(fields) &&
-		(len(fields) == 0 || &l.fields[0] == &fields[0])
+	return l.version == version && snapshotOf(l.fields) == snapshotOf(fields)
+}
+
+// A snapshot identifies a fields slice: by its first element and its length.
+// Slices of one array with different lengths are different snapshots; all
+// empty slices are the same one.
+type snapshot struct {
+	first *Field
+	n     int
+}
+
+// snapshotOf returns the snapshot of fields.
+func snapshotOf(fields []Field) snapshot {
+	if len(fields) == 0 {
+		return snapshot{}
+	}
+	return snapshot{&fields[0], len(fields)}
 }
 
 // size is about the memory l takes, without its fields.
@@ -107,21 +122,11 @@ type listCache struct {
 	budget int // 0 keeps nothing
 	mu     sync.RWMutex
 	lists  map[IssueKey]*renderedList
-	// pins counts the kept lists rendered from each fields snapshot.
+	// pins counts the kept lists rendered from each non-empty fields
+	// snapshot; each snapshot is counted in full.
 	pins map[snapshot]int
 	used int
 }
-
-// A snapshot identifies a fields slice as renders does: by its first element
-// and its length. Slices of one array with different lengths are different
-// snapshots, each counted in full.
-type snapshot struct {
-	first *Field
-	n     int
-}
-
-// snapshotOf returns the snapshot of fields, which must not be empty.
-func snapshotOf(fields []Field) snapshot { return snapshot{&fields[0], len(fields)} }
 
 func newListCache(budget int) *listCache {
 	return &listCache{budget: budget, lists: make(map[IssueKey]*renderedList), pins: make(map[snapshot]int)}
