@@ -2,6 +2,8 @@ package issuefields
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 )
 
@@ -70,6 +72,14 @@ type Field struct {
 	// the order the organization gave them. Option names are unique within a
 	// field. Other data types have no options.
 	Options []Option
+}
+
+// NodeID returns the field's node_id: "IF_" and the base64url encoding of its
+// ID. It is opaque, URL-safe and the same wherever the field appears (the
+// field management routes, webhook deliveries).
+func (f Field) NodeID() string {
+	var raw [binary.MaxVarintLen64]byte
+	return "IF_" + base64.RawURLEncoding.EncodeToString(binary.AppendUvarint(raw[:0], uint64(f.ID)))
 }
 
 // Repository is a repository as the store currently knows it.
