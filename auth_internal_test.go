@@ -80,7 +80,7 @@ func decideAccess(r *http.Request, op *route, repo Repository) decision {
 	if err == nil {
 		return decisionAllowed
 	}
-	e := asHTTPError(err)
+	e := answerTo(err, op)
 	return decision{e.status, e.message}
 }
 

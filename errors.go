@@ -2,88 +2,176 @@ package issuefields
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 )
 
-// httpError is an answer other than success: the status, the message the
-// client sees, and the cause that is logged but never shown.
-type httpError struct {
-	status  int
+// Conditions the handler decides itself. Code returns one of them, wrapped or
+// inside a *requestError, and statusTable decides the answer; no other code
+// chooses a status.
+var (
+	errRequiresAuthentication = errors.New("requires authentication")
+	errTokenKindNotAccepted   = errors.New("token kind not accepted")
+	errNotAccessible          = errors.New("token's permissions do not cover the operation")
+	errNoPushAccess           = errors.New("no push access")
+	errUnsupportedVersion     = errors.New("unsupported API version")
+	errMethodNotAllowed       = errors.New("method not allowed")
+	errBodyTooLarge           = errors.New("request body too large")
+	errBodyUnreadable         = errors.New("request body unreadable")
+	errBodyNotJSON            = errors.New("request body is not JSON")
+	errBodyNotObject          = errors.New("request body is not a JSON object")
+	errValidationFailed       = errors.New("validation failed")
+	errSecondaryRateLimit     = errors.New("secondary rate limit exceeded")
+	errPreconditionFailed     = errors.New("If-Match does not match")
+	errOverloaded             = errors.New("too many requests in flight")
+	errMoved                  = errors.New("moved")
+)
+
+// serviceUnavailable is the "code" member of every 503 answer.
+const serviceUnavailable = "service_unavailable"
+
+// statusTable decides the answer to every error: the first row whose err the
+// error is (errors.Is), and whose route matches, gives the status, the
+// message and the code. An error that matches no row is a 500 whose cause is
+// logged. A *requestError's own message replaces the row's.
+var statusTable = []struct {
+	err error
+	// writesOnly restricts the row to add, set and delete; the row after
+	// it answers the same condition for a list and for an unmatched path.
+	writesOnly bool
+	status     int
+	message    string
+	code       string
+}{
+	{err: ErrBadCredentials, status: http.StatusUnauthorized, message: "Bad credentials"},
+	{err: errRequiresAuthentication, status: http.StatusUnauthorized, message: "Requires authentication"},
+	{err: errTokenKindNotAccepted, status: http.StatusForbidden, message: "This endpoint accepts only app user access tokens, app installation access tokens and fine-grained personal access tokens."},
+	{err: errNotAccessible, status: http.StatusForbidden, message: "Resource not accessible"},
+	{err: errNoPushAccess, status: http.StatusForbidden, message: "Must have push access to this repository"},
+	{err: ErrNotFound, status: http.StatusNotFound, message: "Not Found"},
+	// Only a list tells that an issue was deleted.
+	{err: ErrIssueDeleted, writesOnly: true, status: http.StatusNotFound, message: "Not Found"},
+	{err: ErrIssueDeleted, status: http.StatusGone, message: "This issue was deleted"},
+	// A write is redirected with 307, so that clients repeat the method
+	// and the body.
+	{err: errMoved, writesOnly: true, status: http.StatusTemporaryRedirect, message: "Temporary Redirect"},
+	{err: errMoved, status: http.StatusMovedPermanently, message: "Moved Permanently"},
+	{err: errUnsupportedVersion, status: http.StatusBadRequest, message: "The API version is not supported"},
+	{err: errMethodNotAllowed, status: http.StatusMethodNotAllowed, message: "Method Not Allowed"},
+	{err: errBodyTooLarge, status: http.StatusRequestEntityTooLarge, message: "The request body is too large."},
+	{err: errBodyUnreadable, status: http.StatusBadRequest, message: "Problems reading the request body"},
+	{err: errBodyNotJSON, status: http.StatusBadRequest, message: "Problems parsing JSON"},
+	{err: errBodyNotObject, status: http.StatusBadRequest, message: "Body should be a JSON object"},
+	{err: errValidationFailed, status: http.StatusUnprocessableEntity, message: "Validation Failed"},
+	{err: errSecondaryRateLimit, status: http.StatusUnprocessableEntity, message: "You have exceeded a secondary rate limit for writes."},
+	{err: errPreconditionFailed, status: http.StatusPreconditionFailed, message: "Precondition Failed: the issue's field values changed since the ETag in If-Match was issued. Read them again and retry."},
+	{err: errOverloaded, status: http.StatusServiceUnavailable, code: serviceUnavailable, message: "The server is handling too many requests at once. Please retry later."},
+	{err: ErrUnavailable, status: http.StatusServiceUnavailable, code: serviceUnavailable, message: "The service is temporarily unavailable. Please retry later."},
+	{err: ErrVersionConflict, status: http.StatusServiceUnavailable, code: serviceUnavailable, message: "The issue is being changed by other requests too often to apply this one. Please retry later."},
+}
+
+// requestError is a condition of statusTable with what its answer says about
+// this request in particular.
+type requestError struct {
+	// condition is the sentinel that selects the row of statusTable.
+	condition error
+	// message replaces the row's message when it is not empty.
 	message string
-	// code is the body's "code" member, used by 503 answers.
-	code string
-	// errors lists the invalid parts of a request for 422 answers.
+	// errors lists the invalid parts of a request body.
 	errors []FieldError
-	// retryAfter is the Retry-After header in seconds; 503 answers without
-	// one say "1".
+	// retryAfter is the Retry-After header in seconds.
 	retryAfter string
 	// location is the Location of a redirect, repeated in the body's url.
 	location string
-	// cause is logged with the request id; it never reaches the client.
-	cause error
 }
 
-func (e *httpError) Error() string {
-	if e.cause != nil {
-		return e.message + ": " + e.cause.Error()
+func (e *requestError) Error() string {
+	if e.message != "" {
+		return e.condition.Error() + ": " + e.message
 	}
-	return e.message
+	return e.condition.Error()
 }
 
-func (e *httpError) Unwrap() error { return e.cause }
+func (e *requestError) Unwrap() error { return e.condition }
 
-// Errors the handler decides itself, each with its status and message.
-var (
-	errRequiresAuthentication = &httpError{status: http.StatusUnauthorized, message: "Requires authentication"}
-	errTokenKindNotAccepted   = &httpError{status: http.StatusForbidden, message: "This endpoint accepts only app user access tokens, app installation access tokens and fine-grained personal access tokens."}
-	errNoPushAccess           = &httpError{status: http.StatusForbidden, message: "Must have push access to this repository"}
-	errNotFound               = &httpError{status: http.StatusNotFound, message: "Not Found"}
-)
+// unsupportedVersion is the 400 of a request for an API version the handler
+// does not serve; header is the name of the version header.
+func unsupportedVersion(header, version string) error {
+	return &requestError{condition: errUnsupportedVersion,
+		message: fmt.Sprintf("%s %q is not supported. Supported versions are %s (the default) and %s.",
+			header, version, DefaultAPIVersion, LegacyAPIVersion)}
+}
+
+// methodNotAllowed is the 405 of a path that accepts only the methods allow
+// lists.
+func methodNotAllowed(allow string) error {
+	return &requestError{condition: errMethodNotAllowed, message: "Method Not Allowed. This path accepts " + allow + "."}
+}
+
+// bodyTooLarge is the 413 of a request body larger than limit bytes.
+func bodyTooLarge(limit int64) error {
+	return &requestError{condition: errBodyTooLarge, message: fmt.Sprintf("The request body is larger than %d bytes.", limit)}
+}
+
+// validationFailed is the 422 that lists the invalid parts of a body.
+func validationFailed(errs ...FieldError) error {
+	return &requestError{condition: errValidationFailed, errors: errs}
+}
 
 // secondaryRateLimited is the 422 of a write over the secondary rate limit,
 // which may be retried after wait.
 func secondaryRateLimited(wait time.Duration) error {
 	seconds := retryAfterSeconds(wait)
-	return &httpError{status: http.StatusUnprocessableEntity, retryAfter: seconds,
+	return &requestError{condition: errSecondaryRateLimit, retryAfter: seconds,
 		message: "You have exceeded a secondary rate limit for writes. Please wait " + seconds + " seconds before you try again."}
 }
 
 // notAccessibleBy is the 403 for a token whose permissions do not cover the
 // operation, worded by the token's kind.
 func notAccessibleBy(kind TokenKind) error {
-	return &httpError{status: http.StatusForbidden, message: "Resource not accessible by " + kind.actor()}
+	return &requestError{condition: errNotAccessible, message: "Resource not accessible by " + kind.actor()}
 }
 
-// statusTable maps the sentinel errors of stores and verifiers to the answer
-// the client gets. It is walked in order with errors.Is; an error that matches
-// no row is a 500 whose cause is logged.
-var statusTable = []struct {
-	err     error
-	status  int
-	message string
-	code    string
-}{
-	{ErrBadCredentials, http.StatusUnauthorized, "Bad credentials", ""},
-	{ErrNotFound, http.StatusNotFound, "Not Found", ""},
-	{ErrIssueDeleted, http.StatusGone, "This issue was deleted", ""},
-	{ErrUnavailable, http.StatusServiceUnavailable, "The service is temporarily unavailable. Please retry later.", "service_unavailable"},
-	{ErrVersionConflict, http.StatusServiceUnavailable, "The issue is being changed by other requests too often to apply this one. Please retry later.", "service_unavailable"},
+// movedTo is the redirect of a moved repository or a transferred issue to
+// location, an absolute URL.
+func movedTo(location string) error {
+	return &requestError{condition: errMoved, location: location}
 }
 
-// asHTTPError turns any error into the answer the client gets.
-func asHTTPError(err error) *httpError {
-	var he *httpError
-	if errors.As(err, &he) {
-		return he
-	}
+// errorAnswer is what the client gets for an error.
+type errorAnswer struct {
+	status                         int
+	message, code, retryAfter, url string
+	errors                         []FieldError
+	// cause is the error itself, logged for a status of 500 and over and
+	// never shown.
+	cause error
+}
+
+// answerTo decides the answer to err on rt, the route the request matched or
+// nil, from statusTable.
+func answerTo(err error, rt *route) errorAnswer {
+	a := errorAnswer{status: http.StatusInternalServerError,
+		message: "Internal server error. The failure was logged with this request's id.", cause: err}
 	for _, row := range statusTable {
-		if errors.Is(err, row.err) {
-			return &httpError{status: row.status, message: row.message, code: row.code, cause: err}
+		if errors.Is(err, row.err) && (!row.writesOnly || rt != nil && rt.write) {
+			a.status, a.message, a.code = row.status, row.message, row.code
+			break
 		}
 	}
-	return &httpError{status: http.StatusInternalServerError, message: "Internal server error. The failure was logged with this request's id.", cause: err}
+	var re *requestError
+	if errors.As(err, &re) {
+		if re.message != "" {
+			a.message = re.message
+		}
+		a.errors, a.retryAfter, a.url = re.errors, re.retryAfter, re.location
+	}
+	if a.retryAfter == "" && a.status == http.StatusServiceUnavailable {
+		a.retryAfter = "1"
+	}
+	return a
 }
 
 // FieldError describes one invalid part of a request body, as an item of the
@@ -113,14 +201,14 @@ type errorBody struct {
 	Errors           []FieldError `json:"errors,omitempty"`
 }
 
-// body returns the JSON body of e.
-func (e *httpError) body(documentationURL string) errorBody {
+// body returns the JSON body of a.
+func (a *errorAnswer) body(documentationURL string) errorBody {
 	return errorBody{
-		Message:          e.message,
+		Message:          a.message,
 		DocumentationURL: documentationURL,
-		Status:           strconv.Itoa(e.status),
-		Code:             e.code,
-		URL:              e.location,
-		Errors:           e.errors,
+		Status:           strconv.Itoa(a.status),
+		Code:             a.code,
+		URL:              a.url,
+		Errors:           a.errors,
 	}
 }

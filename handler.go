@@ -217,9 +217,7 @@ func (h *Handler) selectVersion(w http.ResponseWriter, r *http.Request, rt *rout
 		version = DefaultAPIVersion
 	case DefaultAPIVersion, LegacyAPIVersion:
 	default:
-		h.writeError(w, r, rt, &httpError{status: http.StatusBadRequest,
-			message: fmt.Sprintf("%s %q is not supported. Supported versions are %s (the default) and %s.",
-				h.header.version, version, DefaultAPIVersion, LegacyAPIVersion)})
+		h.writeError(w, r, rt, unsupportedVersion(h.header.version, version))
 		return false
 	}
 	setHeader(w, h.header.versionSelected, version)
@@ -258,10 +256,6 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 	if err == nil {
 		err = rt.serve(h, c)
 	}
-	if errors.Is(err, ErrIssueDeleted) && rt.write {
-		// Only a list tells that an issue was deleted (410).
-		err = errNotFound
-	}
 	if err != nil {
 		h.writeError(rec, c.r.WithContext(c.ctx()), rt, err)
 	}
@@ -275,11 +269,11 @@ func (h *Handler) resolve(c *call) error {
 	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
 	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
 	if !ok || len(name) >= 4 && strings.EqualFold(name[len(name)-4:], ".git") {
-		return errNotFound
+		return ErrNotFound
 	}
 	if c.route.hasFieldID {
 		if c.fieldID, ok = parsePositiveInt(c.r.PathValue("issue_field_id")); !ok {
-			return errNotFound
+			return ErrNotFound
 		}
 	}
 	principal, err := authenticate(c.ctx(), c.r, h.verifier)
@@ -315,7 +309,7 @@ func (h *Handler) resolve(c *call) error {
 		// The issue moved to another repository: only a caller who may see
 		// that repository learns where.
 		if err := authorize(c.ctx(), c.route, issue.Repository, principal); err != nil {
-			if he := asHTTPError(err); he.status == http.StatusNotFound || he.status >= 500 {
+			if a := answerTo(err, c.route); a.status == http.StatusNotFound || a.status >= 500 {
 				return err
 			}
 		}
@@ -407,7 +401,7 @@ func (h *Handler) deleteValue(c *call) error {
 		return err
 	}
 	if fieldByID(fields, c.fieldID) == nil {
-		return errNoValue
+		return ErrNotFound
 	}
 	result, err := h.write(c, ActionDeleted, fields, removeField(c.fieldID))
 	if err != nil {

@@ -37,11 +37,6 @@ func (l inFlightLimit) release() {
 	}
 }
 
-// errOverloaded is the 503 of a request shed because MaxInFlight requests are
-// being served.
-var errOverloaded = &httpError{status: http.StatusServiceUnavailable, code: "service_unavailable",
-	message: "The server is handling too many requests at once. Please retry later."}
-
 // recoverPanic turns a panic below the handler (in a store, a verifier or the
 // handler itself) into a 500 and a log line with the request id and the stack,
 // so that the server keeps serving. When the answer had already begun, the

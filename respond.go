@@ -129,21 +129,18 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // matched, or nil. Causes of server-side failures are logged with the request
 // id; clients see only the message.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, err error) {
-	e := asHTTPError(err)
+	e := answerTo(err, rt)
 	if e.status >= 500 {
 		h.log.LogAttrs(r.Context(), slog.LevelError, "request failed",
 			slog.String("request_id", w.Header().Get(h.header.requestID)),
 			slog.Int("status", e.status),
 			slog.Any("error", e.cause))
 	}
-	switch {
-	case e.retryAfter != "":
+	if e.retryAfter != "" {
 		setHeader(w, "Retry-After", e.retryAfter)
-	case e.status == http.StatusServiceUnavailable:
-		setHeader(w, "Retry-After", "1")
 	}
-	if e.location != "" {
-		setHeader(w, "Location", e.location)
+	if e.url != "" {
+		setHeader(w, "Location", e.url)
 	}
 	doc := h.docURL
 	if rt != nil {

@@ -63,8 +63,7 @@ func (h *Handler) registerRoutes() {
 				return
 			}
 			setHeader(w, "Allow", allow)
-			h.writeError(w, r, nil, &httpError{status: http.StatusMethodNotAllowed,
-				message: "Method Not Allowed. This path accepts " + allow + "."})
+			h.writeError(w, r, nil, methodNotAllowed(allow))
 		})
 	}
 	h.mux.HandleFunc("/", h.serveNotFound)
@@ -73,6 +72,6 @@ func (h *Handler) registerRoutes() {
 // serveNotFound answers a path that is not one of the API's.
 func (h *Handler) serveNotFound(w http.ResponseWriter, r *http.Request) {
 	if h.selectVersion(w, r, nil) {
-		h.writeError(w, r, nil, errNotFound)
+		h.writeError(w, r, nil, ErrNotFound)
 	}
 }

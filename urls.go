@@ -47,8 +47,7 @@ func selfURL(r *http.Request) *url.URL {
 	return absoluteURL(r, r.URL.EscapedPath(), r.URL.RawQuery)
 }
 
-// redirect answers that the issue of c is now issue number of repo: 301 for a
-// list, 307 for a write so that clients repeat the method and body. The new
+// redirect answers that the issue of c is now issue number of repo. The new
 // URL has the same suffix and query as the request.
 func (c *call) redirect(repo Repository, number int64) error {
 	path := "/repos/" + url.PathEscape(repo.Owner) + "/" + url.PathEscape(repo.Name) +
@@ -56,10 +55,5 @@ func (c *call) redirect(repo Repository, number int64) error {
 	if c.route.hasFieldID {
 		path += "/" + strconv.FormatInt(c.fieldID, 10)
 	}
-	e := &httpError{status: http.StatusMovedPermanently, message: "Moved Permanently"}
-	if c.route.write {
-		e = &httpError{status: http.StatusTemporaryRedirect, message: "Temporary Redirect"}
-	}
-	e.location = absoluteURL(c.r, path, c.r.URL.RawQuery).String()
-	return e
+	return movedTo(absoluteURL(c.r, path, c.r.URL.RawQuery).String())
 }

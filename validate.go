@@ -33,9 +33,9 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
-			return nil, &httpError{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("The request body is larger than %d bytes.", limit)}
+			return nil, bodyTooLarge(limit)
 		}
-		return nil, &httpError{status: http.StatusBadRequest, message: "Problems reading the request body", cause: err}
+		return nil, fmt.Errorf("%w: %w", errBodyUnreadable, err)
 	}
 	return body, nil
 }
@@ -44,11 +44,11 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // array of at most MaxItems entries, and returns the entries undecoded.
 func decodeItems(body []byte) ([][]byte, error) {
 	if !validJSON(body) {
-		return nil, &httpError{status: http.StatusBadRequest, message: "Problems parsing JSON"}
+		return nil, errBodyNotJSON
 	}
 	body = trimSpace(body)
 	if body[0] != '{' {
-		return nil, &httpError{status: http.StatusBadRequest, message: "Body should be a JSON object"}
+		return nil, errBodyNotObject
 	}
 	var raw []byte
 	eachMember(body, func(key, value []byte) {
@@ -81,11 +81,6 @@ func trimSpace(data []byte) []byte {
 		end--
 	}
 	return data[:end]
-}
-
-// validationFailed is the 422 for the given errors.
-func validationFailed(errs ...FieldError) error {
-	return &httpError{status: http.StatusUnprocessableEntity, message: "Validation Failed", errors: errs}
 }
 
 // parseItems turns the items of a request body into values for fields,

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"slices"
 	"time"
 )
@@ -40,16 +39,13 @@ func replaceAll(updates []Value) mutation {
 	return func([]Value) ([]Value, error) { return updates, nil }
 }
 
-// errNoValue is the 404 of a delete for a field that has no value on the
-// issue.
-var errNoValue = &httpError{status: http.StatusNotFound, message: "Not Found"}
-
-// removeField is delete: the value of field id goes; it is a 404 when there is none.
+// removeField is delete: the value of field id goes; when there is none, it is
+// ErrNotFound.
 func removeField(id int64) mutation {
 	return func(current []Value) ([]Value, error) {
 		i := slices.IndexFunc(current, func(v Value) bool { return v.FieldID == id })
 		if i < 0 {
-			return nil, errNoValue
+			return nil, ErrNotFound
 		}
 		return slices.Delete(slices.Clone(current), i, i+1), nil
 	}
@@ -64,11 +60,6 @@ type commitResult struct {
 	// was not stored.
 	changed bool
 }
-
-// errPreconditionFailed is the 412 of a write whose If-Match no longer
-// matches the issue's values.
-var errPreconditionFailed = &httpError{status: http.StatusPreconditionFailed,
-	message: "Precondition Failed: the issue's field values changed since the ETag in If-Match was issued. Read them again and retry."}
 
 // commit applies m to the issue's values with the store's compare-and-set,
 // reading and applying again when a concurrent write got there first, at most
