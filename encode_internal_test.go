@@ -85,12 +85,12 @@ func TestRenderListMatchesEncodingJSON(t *testing.T) {
 			}
 		}
 		list := renderList(issue, "1", fields, values, `"tag"`)
-		if got, w := string(list.body), encodingJSON(t, want); got != w {
+		if got, w := string(list.body), encodingJSON(t, want)+"\n"; got != w {
 			t.Errorf("renderList(%+v):\n got %s\nwant %s", values, got, w)
 		}
 		for lo := 0; lo <= len(want); lo++ {
 			for hi := lo; hi <= len(want); hi++ {
-				if got, w := string(list.items(lo, hi)), encodingJSON(t, want[lo:hi]); got != w {
+				if got, w := string(list.items(lo, hi)), encodingJSON(t, want[lo:hi])+"\n"; got != w {
 					t.Errorf("renderList(%+v).items(%d, %d):\n got %s\nwant %s", values, lo, hi, got, w)
 				}
 			}

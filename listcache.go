@@ -22,8 +22,9 @@ type renderedList struct {
 	// alive.
 	fieldsBytes int
 	etag        string
-	// body is the JSON array of every item; ends[i] is the offset just
-	// past item i in body.
+	// body is the JSON array of every item and a newline, as every JSON
+	// body the handler writes ends; ends[i] is the offset just past item i
+	// in body.
 	body []byte
 	ends []int
 }
@@ -34,7 +35,7 @@ func renderList(issue IssueKey, version Version, fields []Field, values []Value,
 	var stack [32]renderable
 	items := renderables(stack[:0], fields, values)
 	l := &renderedList{version: version, fields: fields, fieldsBytes: sizeOfFields(fields), etag: etag, ends: make([]int, len(items))}
-	body := make([]byte, 0, 2+192*len(items))
+	body := make([]byte, 0, 3+192*len(items))
 	body = append(body, '[')
 	for i, it := range items {
 		if i > 0 {
@@ -43,30 +44,30 @@ func renderList(issue IssueKey, version Version, fields []Field, values []Value,
 		body = appendItem(body, issue, it.field, it.value)
 		l.ends[i] = len(body)
 	}
-	l.body = append(body, ']')
+	l.body = append(body, "]\n"...)
 	return l
 }
 
 // count returns the number of items in l.
 func (l *renderedList) count() int { return len(l.ends) }
 
-// items returns the JSON array of the items lo to hi-1 of l: l's own body
-// when that is every item, otherwise a new array.
+// items returns the JSON array of the items lo to hi-1 of l, and a newline:
+// l's own body when that is every item, otherwise a new array.
 func (l *renderedList) items(lo, hi int) []byte {
 	if lo == 0 && hi == l.count() {
 		return l.body
 	}
 	if lo == hi {
-		return []byte("[]")
+		return []byte("[]\n")
 	}
 	start := 1 // past the '['
 	if lo > 0 {
 		start = l.ends[lo-1] + 1 // past the ','
 	}
-	page := make([]byte, 0, l.ends[hi-1]-start+2)
+	page := make([]byte, 0, l.ends[hi-1]-start+3)
 	page = append(page, '[')
 	page = append(page, l.body[start:l.ends[hi-1]]...)
-	return append(page, ']')
+	return append(page, "]\n"...)
 }
 
 // renders reports whether l was rendered from the values at version and from

@@ -95,9 +95,11 @@ func (h *Handler) logRequest(rec *recorder, r *http.Request) {
 	)
 }
 
-// writeJSON answers with status and v as JSON. v is encoded before anything
-// is sent, so a failure to encode is a clean 500, never half an answer.
-// Text is written as it is, without escaping <, > and &.
+// writeJSON answers with status and v as JSON, followed by a newline as
+// every JSON body the handler writes, so that a body printed by curl ends its
+// line. v is encoded before anything is sent, so a failure to encode is a
+// clean 500, never half an answer. Text is written as it is, without
+// escaping <, > and &.
 func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
@@ -105,7 +107,6 @@ func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	body.Truncate(body.Len() - 1) // the newline Encode adds
 	writeBody(w, status, body.Bytes())
 	return nil
 }

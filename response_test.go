@@ -92,7 +92,7 @@ func TestEmptyListIsAnEmptyArray(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := do(t, h, tc.method, tc.path, writerToken, tc.body)
-			if r.status != http.StatusOK || r.body != "[]" {
+			if r.status != http.StatusOK || r.body != "[]\n" {
 				t.Errorf("%s %s: %d %q, want 200 []", tc.method, tc.path, r.status, r.body)
 			}
 		})
@@ -259,5 +259,29 @@ func TestContentTypeIsJSONWhateverAccept(t *testing.T) {
 				t.Errorf("%s %s with Accept %q: body is not the JSON expected: %s", rq.method, rq.path, accept, r.body)
 			}
 		}
+	}
+}
+
+// TestJSONBodiesEndWithANewline checks that every kind of JSON body ends its
+// last line, so that a body printed by curl does not run into the prompt.
+func TestJSONBodiesEndWithANewline(t *testing.T) {
+	h, _ := newFixtureHandler(t)
+	for _, tc := range []struct{ name, method, path, token, body string }{
+		{"list", "GET", valuesPath(org, publicRepo, 1), "", ""},
+		{"empty list", "GET", valuesPath(org, publicRepo, 2), "", ""},
+		{"page of a list", "GET", valuesPath(org, publicRepo, 1) + "?per_page=2&page=2", "", ""},
+		{"page past the end", "GET", valuesPath(org, publicRepo, 1) + "?page=9", "", ""},
+		{"add", "POST", valuesPath(org, publicRepo, 2), writerToken, writeBody(fieldItem(notesID, `"x"`))},
+		{"not found", "GET", valuesPath(org, "missing", 1), "", ""},
+		{"bad credentials", "GET", valuesPath(org, publicRepo, 1), "unknown-token", ""},
+		{"validation failed", "POST", valuesPath(org, publicRepo, 2), writerToken, writeBody(fieldItem(99, `"x"`))},
+		{"moved", "GET", valuesPath(org, publicRepo, 4), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, h, tc.method, tc.path, tc.token, tc.body)
+			if !strings.HasSuffix(r.body, "\n") || strings.HasSuffix(r.body, "\n\n") || !json.Valid([]byte(r.body)) {
+				t.Errorf("%s %s: %d %q, want JSON ending with one newline", tc.method, tc.path, r.status, r.body)
+			}
+		})
 	}
 }

@@ -73,7 +73,7 @@ func TestWrites(t *testing.T) {
 			if list := do(t, h, "GET", path, "", ""); r.body != list.body {
 				t.Errorf("the %s answered\n%s\nbut the list is\n%s", tc.method, r.body, list.body)
 			}
-			if len(tc.want) == 0 && r.body != "[]" {
+			if len(tc.want) == 0 && r.body != "[]\n" {
 				t.Errorf("body %s, want []", r.body)
 			}
 		})
@@ -221,7 +221,7 @@ func TestWriteOfSameValuesChangesNothing(t *testing.T) {
 		key := issueKeyOf(t, s, org, publicRepo, 2)
 		_, before := readStored(t, s, key)
 		for _, method := range []string{"POST", "PUT"} {
-			if r := do(t, h, method, valuesPath(org, publicRepo, 2), writerToken, writeBody()); r.status != http.StatusOK || r.body != "[]" {
+			if r := do(t, h, method, valuesPath(org, publicRepo, 2), writerToken, writeBody()); r.status != http.StatusOK || r.body != "[]\n" {
 				t.Errorf("%s: %d %s, want 200 []", method, r.status, r.body)
 			}
 		}
@@ -283,7 +283,7 @@ func TestUserOwnedRepository(t *testing.T) {
 	path := valuesPath("octocat", "personal", 1)
 	key := issueKeyOf(t, s, "octocat", "personal", 1)
 	_, version := readStored(t, s, key)
-	if r := do(t, h, "GET", path, "", ""); r.status != http.StatusOK || r.body != "[]" {
+	if r := do(t, h, "GET", path, "", ""); r.status != http.StatusOK || r.body != "[]\n" {
 		t.Errorf("GET: %d %s, want 200 []", r.status, r.body)
 	}
 	body := writeBody(fieldItem(notesID, `"x"`), fieldItem(estimateID, `1`))

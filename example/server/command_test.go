@@ -138,7 +138,7 @@ func TestServeDemo(t *testing.T) {
 	url := s.base + "repos/octo-org/roadmap/issues/2/issue-field-values"
 
 	status, body := do(t, http.MethodGet, url, "demo-reader-token", "")
-	if status != http.StatusOK || body != "[]" {
+	if status != http.StatusOK || body != "[]\n" {
 		t.Errorf("GET %s = %d %s, want 200 []", url, status, body)
 	}
 	status, body = do(t, http.MethodPost, url, "demo-writer-token", `{"issue_field_values": [{"field_id": 5, "value": ["Windows", "Linux"]}]}`)
@@ -383,7 +383,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-addr", "8080"}, `-addr "8080": want host:port, such as 127.0.0.1:8080`},
 		{[]string{"-port", "8080"}, `flag provided but not defined: -port (-h lists the flags)`},
 		{[]string{"serve"}, `unexpected argument "serve" (-h lists the flags)`},
-		{[]string{"-log-level", "loud"}, `invalid value "loud" for flag -log-level: slog: level string "loud": unknown name (-h lists the flags)`},
+		{[]string{"-log-level", "loud"}, `-log-level "loud": want debug, info, warn or error`},
 		{[]string{"-write-limit", "-1"}, `-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off`},
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook"}, `-webhook needs -webhook-secret, the secret that signs each delivery`},
 		{[]string{"-webhook", "ftp://x/hook", "-webhook-secret", "s"}, `-webhook: webhook.New: the URL "ftp://x/hook" is not an absolute http or https URL`},
@@ -402,7 +402,8 @@ func TestHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, &out, io.Discard); err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
-	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor", "-data", "-log-format"} {
+	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor", "-data", "-log-format", `-log-level level
+    	least level logged: debug, info (a line per request and per event), warn or error (default "info")`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help does not mention %s:\n%s", want, out.String())
 		}

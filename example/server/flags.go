@@ -60,6 +60,7 @@ func (opts options) writeLimits() issuefields.WriteLimits {
 // flag.ErrHelp.
 func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	var opts options
+	var logLevel string
 	fs := flag.NewFlagSet("example", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	if c.Flags != nil {
@@ -74,7 +75,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256)")
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
-	fs.TextVar(&opts.logLevel, "log-level", slog.LevelInfo, "least `level` logged: debug, info (a line per request and per event), warn or error")
+	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug, info (a line per request and per event), warn or error")
 	fs.DurationVar(&opts.readTimeout, "read-timeout", 0, "longest `time` to read a whole request, body included; 0 for no bound, as suits a server on loopback")
 	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound, as suits a server on loopback")
 	err := fs.Parse(args)
@@ -108,6 +109,9 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	}
 	if opts.webhookURL != "" && opts.webhookSecret == "" {
 		return opts, fmt.Errorf("-webhook needs -webhook-secret, the secret that signs each delivery")
+	}
+	if err := opts.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
+		return opts, fmt.Errorf("-log-level %q: want debug, info, warn or error", logLevel)
 	}
 	if opts.logFormat != logText && opts.logFormat != logJSON {
 		return opts, fmt.Errorf("-log-format %q: want text or json", opts.logFormat)
