@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"time"
 )
 
 // Sentinel errors that a Store, a TokenVerifier or a Principal's Permissions
@@ -52,11 +53,26 @@ func (t DataType) Valid() bool {
 	return false
 }
 
+// Visibility says who may see a field and its values.
+type Visibility string
+
+// The visibilities of issue fields. The zero Visibility means
+// VisibleToMembers.
+const (
+	VisibleToMembers Visibility = "organization_members_only"
+	VisibleToAll     Visibility = "all"
+)
+
 // Option is one choice of a single_select or multi_select field.
 type Option struct {
 	ID    int64
 	Name  string
 	Color string
+	// Description says what the option means; empty for none.
+	Description string
+	// Priority orders the options of a field managed through the API: the
+	// handler keeps Field.Options sorted by it.
+	Priority int
 }
 
 // Field is the definition of an organization-level issue field.
@@ -72,6 +88,14 @@ type Field struct {
 	// the order the organization gave them. Option names are unique within a
 	// field. Other data types have no options.
 	Options []Option
+	// Description says what the field is for; empty for none.
+	Description string
+	// Visibility says who may see the field.
+	Visibility Visibility
+	// CreatedAt and UpdatedAt are when the field was created and last
+	// changed through the API, in UTC to the second; zero for fields that
+	// seed data made.
+	CreatedAt, UpdatedAt time.Time
 }
 
 // NodeID returns the field's node_id: "IF_" and the base64url encoding of its
@@ -211,4 +235,48 @@ type Store interface {
 	// with respect to every other call on the same issue; calls on
 	// different issues should not wait for each other.
 	CompareAndSwap(ctx context.Context, issue IssueKey, expected Version, values []Value) (Version, error)
+}
+
+// FieldManager is the capability of a Store to change organizations' fields,
+// which the handler's field management routes need: a Handler whose Store is
+// not a FieldManager answers them with 404. It is optional; the handler
+// finds it with a type assertion on Config.Store.
+//
+// The handler calls it from many goroutines at once, with the request's
+// context. It decides what a change means (validation, the order of options,
+// timestamps); a FieldManager stores the result in one atomic step and keeps
+// the values of issues consistent with it, using [PlanFieldChange] and
+// [PruneValues] so that every store does the same.
+//
+// The storetest package checks a Store that implements FieldManager against
+// this contract too.
+type FieldManager interface {
+	// OrganizationFields returns the fields of the organization org, in the
+	// organization's order, as Fields returns them for its repositories.
+	// org matches case-insensitively. It returns ErrNotFound when org is not
+	// an organization of the store: unknown, or a user.
+	OrganizationFields(ctx context.Context, org string) ([]Field, error)
+
+	// ChangeFields replaces the fields of the organization org with those
+	// that change returns, given the current ones, and returns the fields as
+	// stored. change may be called more than once (a store that retries a
+	// transaction calls it again with the fields it then finds); it must
+	// not modify current. When change returns an error, ChangeFields changes
+	// nothing and returns that error, wrapped or not. It returns ErrNotFound
+	// as OrganizationFields does.
+	//
+	// The store passes the current fields and change's result to
+	// PlanFieldChange, which gives fields and options with ID 0 new IDs that
+	// no field or option of the organization had before, and refuses a
+	// result that is not a valid set of fields; then it stores the planned
+	// fields. When the change removes a field or an option, in the same
+	// atomic step, the store removes the values that used them from every
+	// issue of the organization's repositories (PruneValues) and gives every
+	// live issue of those repositories a new version, so that a
+	// CompareAndSwap prepared with the former fields fails with
+	// ErrVersionConflict and the handler validates the write again. Every
+	// call of Fields, OrganizationFields and Values that begins after
+	// ChangeFields returns sees the change, on every server that shares the
+	// store.
+	ChangeFields(ctx context.Context, org string, change func(current []Field) ([]Field, error)) ([]Field, error)
 }

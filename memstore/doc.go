@@ -23,6 +23,9 @@
 // and writes of different issues do not wait for each other, and the cost of
 // a call does not grow with the number of issues.
 //
+// A Store is also an [issuefields.FieldManager]: the handler's field management
+// routes create, change and delete its organizations' fields.
+//
 // Fields and Values hand out the store's own slices, without copying them:
 // a change replaces a slice and never writes into one that was handed out, as
 // the Store contract requires of shared snapshots.

@@ -40,6 +40,9 @@ type account struct {
 	login  string
 	org    bool
 	fields []issuefields.Field // in the organization's order; none for a user
+	// lastID is the largest ID a field or an option of the organization
+	// had when its fields last changed through ChangeFields.
+	lastID int64
 }
 
 // A repository is the store's record of one repository.

@@ -3,4 +3,4 @@ package storetest
 import "slices"
 
 // cases lists every case of the suite, grouped by the method they test.
-var cases = slices.Concat(repositoryCases, issueCases, fieldsCases, valuesCases, copyCases, concurrencyCases, seedCases)
+var cases = slices.Concat(repositoryCases, issueCases, fieldsCases, valuesCases, copyCases, concurrencyCases, seedCases, fieldManagerCases)

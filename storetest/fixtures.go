@@ -77,6 +77,7 @@ func equalValues(a, b []issuefields.Value) bool {
 func equalFields(a, b []issuefields.Field) bool {
 	return slices.EqualFunc(a, b, func(x, y issuefields.Field) bool {
 		return x.ID == y.ID && x.Name == y.Name && x.DataType == y.DataType &&
-			slices.Equal(x.Options, y.Options)
+			slices.Equal(x.Options, y.Options) && x.Description == y.Description &&
+			x.Visibility == y.Visibility && x.CreatedAt.Equal(y.CreatedAt) && x.UpdatedAt.Equal(y.UpdatedAt)
 	})
 }
