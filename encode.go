@@ -33,31 +33,6 @@ func renderables(dst []renderable, fields []Field, values []Value) []renderable 
 	return dst
 }
 
-// shown reports whether value v of field f has something to show.
-func shown(f *Field, v *Value) bool {
-	switch f.DataType {
-	case Text, Number, Date:
-		return true
-	case SingleSelect, MultiSelect:
-		for _, o := range f.Options {
-			if selected(&o, v.OptionIDs) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// selected reports whether o is among ids.
-func selected(o *Option, ids []int64) bool {
-	for _, id := range ids {
-		if o.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // appendItem appends the JSON object of value v of field f on issue, as
 // FieldValue encodes it.
 func appendItem(buf []byte, issue IssueKey, f *Field, v *Value) []byte {
@@ -70,47 +45,7 @@ func appendItem(buf []byte, issue IssueKey, f *Field, v *Value) []byte {
 	buf = append(buf, `","data_type":`...)
 	buf = appendString(buf, string(f.DataType))
 	buf = append(buf, `,"value":`...)
-	switch f.DataType {
-	case Text:
-		buf = appendString(buf, v.Text)
-	case Number:
-		buf = appendFloat(buf, v.Number)
-	case Date:
-		buf = appendString(buf, v.Date)
-	case SingleSelect:
-		for i := range f.Options {
-			if o := &f.Options[i]; selected(o, v.OptionIDs) {
-				buf = strconv.AppendInt(buf, o.ID, 10)
-				buf = append(buf, `,"single_select_option":`...)
-				buf = appendOption(buf, o)
-				break
-			}
-		}
-	case MultiSelect:
-		buf = append(buf, '"')
-		first := true
-		for i := range f.Options {
-			if o := &f.Options[i]; selected(o, v.OptionIDs) {
-				if !first {
-					buf = append(buf, ',')
-				}
-				first = false
-				buf = appendStringContent(buf, o.Name)
-			}
-		}
-		buf = append(buf, `","multi_select_options":[`...)
-		first = true
-		for i := range f.Options {
-			if o := &f.Options[i]; selected(o, v.OptionIDs) {
-				if !first {
-					buf = append(buf, ',')
-				}
-				first = false
-				buf = appendOption(buf, o)
-			}
-		}
-		buf = append(buf, ']')
-	}
+	buf = rulesOf(f.DataType).appendValue(buf, f, v)
 	return append(buf, '}')
 }
 
@@ -134,7 +69,7 @@ func appendNodeID(buf []byte, issue IssueKey, field *Field) []byte {
 	b := binary.AppendUvarint(raw[:0], uint64(issue.RepositoryID))
 	b = binary.AppendUvarint(b, uint64(issue.Number))
 	b = binary.AppendUvarint(b, uint64(field.ID))
-	buf = append(buf, nodeIDPrefixes[field.DataType]...)
+	buf = append(buf, rulesOf(field.DataType).nodeIDPrefix...)
 	return base64.RawURLEncoding.AppendEncode(buf, b)
 }
 

@@ -27,12 +27,12 @@ func ValidateField(existing []Field, f Field) error {
 			return fmt.Errorf("duplicate field name %q", f.Name)
 		}
 	}
-	switch f.DataType {
-	case SingleSelect, MultiSelect:
-		return validateOptions(f)
-	}
-	if !f.DataType.Valid() {
+	rules := rulesOf(f.DataType)
+	if rules == nil {
 		return fmt.Errorf("unknown data type %q", f.DataType)
+	}
+	if rules.hasOptions {
+		return validateOptions(f)
 	}
 	if len(f.Options) > 0 {
 		return fmt.Errorf("a %s field has no options", f.DataType)

@@ -46,11 +46,7 @@ const (
 
 // Valid reports whether t is one of the five data types.
 func (t DataType) Valid() bool {
-	switch t {
-	case Text, SingleSelect, MultiSelect, Number, Date:
-		return true
-	}
-	return false
+	return rulesOf(t) != nil
 }
 
 // Visibility says who may see a field and its values.

@@ -1,7 +1,5 @@
 package issuefields
 
-import "strings"
-
 // FieldValue is one item of the API's responses: the value of one field on
 // one issue, as clients receive it.
 type FieldValue struct {
@@ -34,15 +32,6 @@ type FieldValueOption struct {
 	Color string `json:"color"`
 }
 
-// nodeIDPrefixes are the node_id prefixes by data type.
-var nodeIDPrefixes = map[DataType]string{
-	Text:         "IFT_",
-	SingleSelect: "IFSS_",
-	MultiSelect:  "IFMS_",
-	Number:       "IFN_",
-	Date:         "IFD_",
-}
-
 // fieldValue returns the response item for value v of field f on issue, as
 // a FieldValue, for events. It reports false when v has nothing to show.
 // Responses are encoded by appendItem, which writes what encoding/json writes
@@ -57,28 +46,7 @@ func fieldValue(issue IssueKey, f *Field, v *Value) (FieldValue, bool) {
 		NodeID:         string(appendNodeID(nil, issue, f)),
 		DataType:       f.DataType,
 	}
-	var opts []FieldValueOption
-	var names []string
-	for i := range f.Options {
-		if o := &f.Options[i]; selected(o, v.OptionIDs) {
-			opts = append(opts, FieldValueOption{ID: o.ID, Name: o.Name, Color: o.Color})
-			names = append(names, o.Name)
-		}
-	}
-	switch f.DataType {
-	case Text:
-		item.Value = v.Text
-	case Number:
-		item.Value = v.Number
-	case Date:
-		item.Value = v.Date
-	case SingleSelect:
-		item.Value = opts[0].ID
-		item.SingleSelectOption = &opts[0]
-	case MultiSelect:
-		item.Value = strings.Join(names, ",")
-		item.MultiSelectOptions = opts
-	}
+	rulesOf(f.DataType).setValue(&item, f, v)
 	return item, true
 }
 

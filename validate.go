@@ -156,69 +156,26 @@ func parseItems(items [][]byte, fields []Field, allowArrays bool) ([]Value, erro
 }
 
 // parseValue checks raw, the value of one request item, against field f and
-// returns it in the store's form, or a message that says what f accepts. It is
-// the one place that decides which values each data type accepts. raw is
-// valid JSON without surrounding whitespace.
+// returns it in the store's form, or a message that says what f accepts. It
+// checks what every data type shares and leaves the rest to the data type's
+// rules. raw is valid JSON without surrounding whitespace.
 func parseValue(f *Field, raw []byte, allowArrays bool) (Value, string) {
 	v := Value{FieldID: f.ID}
-	kind := raw[0]
+	rules := rulesOf(f.DataType)
 	switch {
-	case kind == 'n':
+	case raw[0] == 'n':
 		return v, fieldIs(f) + ": value must not be null. To remove a field's value, use DELETE on .../issue-field-values/{issue_field_id}."
-	case f.DataType == MultiSelect && !allowArrays:
+	case rules != nil && rules.takesArray && !allowArrays:
 		return v, fieldIs(f) + ", which set (PUT) cannot write: use add (POST) with an array of option names."
-	case kind == '[' && f.DataType != MultiSelect:
+	case raw[0] == '[' && (rules == nil || !rules.takesArray):
 		return v, fieldIs(f) + ": an array is accepted only for multi_select fields."
-	}
-	switch f.DataType {
-	case Text:
-		if kind != '"' {
-			return v, fieldIs(f) + ": value must be a string."
-		}
-		if hasLoneSurrogate(raw) {
-			return v, fieldIs(f) + `: value must be valid Unicode, without a \u escape of half a surrogate pair.`
-		}
-		s := stringValue(raw)
-		if n := utf8.RuneCountInString(s); n < 1 || n > MaxTextLength {
-			return v, fmt.Sprintf("%s: value must be 1 to %d characters long, not %d.", fieldIs(f), MaxTextLength, n)
-		}
-		v.Text = s
-	case Number:
-		if kind != '-' && (kind < '0' || kind > '9') {
-			return v, fieldIs(f) + ": value must be a JSON number, not " + excerpt(raw) + "."
-		}
-		n, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil {
-			return v, fieldIs(f) + ": value " + excerpt(raw) + " is out of the range of a 64-bit floating-point number."
-		}
-		v.Number = n + 0 // turns -0 into 0
-	case Date:
-		if kind != '"' {
-			return v, fieldIs(f) + `: value must be a date string "YYYY-MM-DD".`
-		}
-		s := stringValue(raw)
-		if !isCalendarDate(s) {
-			return v, fmt.Sprintf(`%s: %q is not a calendar date written "YYYY-MM-DD".`, fieldIs(f), s)
-		}
-		v.Date = s
-	case SingleSelect:
-		if kind != '"' {
-			return v, fmt.Sprintf("%s: value must be the name of one of its options (%s), not %s.", fieldIs(f), optionNames(f), excerpt(raw))
-		}
-		o := optionNamed(f, raw)
-		if o == nil {
-			return v, fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), stringValue(raw), optionNames(f))
-		}
-		v.OptionIDs = []int64{o.ID}
-	case MultiSelect:
-		return parseOptionNames(f, raw)
-	default:
+	case rules == nil:
 		return v, fieldIs(f) + ", which this server cannot write."
 	}
-	return v, ""
+	return rules.parse(f, raw)
 }
 
-// parseOptionNames is parseValue for a multi_select field: raw must be a
+// parseOptionNames parses the value of a multi_select field: raw must be a
 // non-empty array of distinct option names of f. The stored option IDs are in
 // f's option order.
 func parseOptionNames(f *Field, raw []byte) (Value, string) {
