@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,6 +18,7 @@ var (
 	errNotAccessible          = errors.New("token's permissions do not cover the operation")
 	errNoPushAccess           = errors.New("no push access")
 	errUnsupportedVersion     = errors.New("unsupported API version")
+	errConflictingVersions    = errors.New("API version headers with different values")
 	errMethodNotAllowed       = errors.New("method not allowed")
 	errBodyTooLarge           = errors.New("request body too large")
 	errBodyUnreadable         = errors.New("request body unreadable")
@@ -59,6 +61,7 @@ var statusTable = []struct {
 	{err: errMoved, writesOnly: true, status: http.StatusTemporaryRedirect, message: "Temporary Redirect"},
 	{err: errMoved, status: http.StatusMovedPermanently, message: "Moved Permanently"},
 	{err: errUnsupportedVersion, status: http.StatusBadRequest, message: "The API version is not supported"},
+	{err: errConflictingVersions, status: http.StatusBadRequest, message: "The API version header was sent more than once with different values."},
 	{err: errMethodNotAllowed, status: http.StatusMethodNotAllowed, message: "Method Not Allowed"},
 	{err: errBodyTooLarge, status: http.StatusRequestEntityTooLarge, message: "The request body is too large."},
 	{err: errBodyUnreadable, status: http.StatusBadRequest, message: "Problems reading the request body"},
@@ -126,6 +129,23 @@ func secondaryRateLimited(wait time.Duration) error {
 	seconds := retryAfterSeconds(wait)
 	return &requestError{condition: errSecondaryRateLimit, retryAfter: seconds,
 		message: "You have exceeded a secondary rate limit for writes. Please wait " + seconds + " seconds before you try again."}
+}
+
+// conflictingVersions is the 400 of a request whose version header, name,
+// came more than once with different values: which one the client meant
+// cannot be told, so neither is served.
+func conflictingVersions(name string, values []string) error {
+	return &requestError{condition: errConflictingVersions,
+		message: fmt.Sprintf("%s was sent %d times with different values (%s); send it once.", name, len(values), strings.Join(quoteAll(values), ", "))}
+}
+
+// quoteAll returns each of values quoted as Go would.
+func quoteAll(values []string) []string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = strconv.Quote(v)
+	}
+	return quoted
 }
 
 // notAccessibleBy is the 403 for a token whose permissions do not cover the

@@ -46,15 +46,6 @@ func etagListMatches(header, tag string, weak bool) bool {
 	return false
 }
 
-// firstValue returns the first value of header name, which must be in
-// canonical form, as Header.Get does without canonicalizing name again.
-func firstValue(header http.Header, name string) string {
-	if values := header[name]; len(values) > 0 {
-		return values[0]
-	}
-	return ""
-}
-
 // headerList returns the values of r's header name as one comma-separated
 // list, however many lines they came on, as HTTP reads repeated lines.
 func headerList(r *http.Request, name string) string {

@@ -208,10 +208,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // selectVersion sets the API version that serves r on the answer, or answers
-// 400 when r asks for a version the handler does not support. rt is the route
-// r matched, or nil.
+// 400 when r asks for a version the handler does not support, or for two
+// different versions. rt is the route r matched, or nil.
 func (h *Handler) selectVersion(w http.ResponseWriter, r *http.Request, rt *route) bool {
-	version := firstValue(r.Header, h.header.version)
+	values := r.Header[h.header.version]
+	var version string
+	for i, v := range values {
+		if i > 0 && v != version {
+			h.writeError(w, r, rt, conflictingVersions(h.header.version, values))
+			return false
+		}
+		version = v
+	}
 	switch version {
 	case "":
 		version = DefaultAPIVersion

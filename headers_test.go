@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -228,4 +229,44 @@ func TestPermissionsHeaderOnEveryAnswer(t *testing.T) {
 	}
 	s.armed.Store(true)
 	check(do(t, h, "GET", issue1, writerToken, ""), "GET whose store panics", http.StatusInternalServerError, read)
+}
+
+// TestConflictingAPIVersionHeaders checks that a request with two version
+// headers of different values is refused with a 400 that says so, and changes
+// nothing, while the same value twice is served.
+func TestConflictingAPIVersionHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		versions []string
+		status   int
+	}{
+		{"the same value twice", []string{"2022-11-28", "2022-11-28"}, http.StatusOK},
+		{"two supported values", []string{"2026-03-10", "2022-11-28"}, http.StatusBadRequest},
+		{"supported then unsupported", []string{"2022-11-28", "1999-01-01"}, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, s := newFixtureHandler(t)
+			req := httptest.NewRequest("POST", valuesPath(org, publicRepo, 2), strings.NewReader(writeBody(fieldItem(notesID, `"v"`))))
+			req.Header.Set("Authorization", "Bearer "+writerToken)
+			for _, v := range tc.versions {
+				req.Header.Add("X-Service-Api-Version", v)
+			}
+			r := serve(h, req)
+			if r.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.body)
+			}
+			values, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, 2))
+			if (len(values) == 1) != (tc.status == http.StatusOK) {
+				t.Errorf("answered %d and the store holds %+v", r.status, values)
+			}
+			if tc.status == http.StatusOK {
+				return
+			}
+			var e errorResponse
+			r.json(t, &e)
+			if !strings.Contains(e.Message, "different values") || !strings.Contains(e.Message, tc.versions[1]) {
+				t.Errorf("message %q, want one that says the headers differ and names both values", e.Message)
+			}
+		})
+	}
 }
