@@ -174,7 +174,7 @@ var errMalformedAuthorization = errors.New("malformed Authorization header")
 // bearerToken returns the token of r's Authorization header. present is false
 // when r has no Authorization header. A header that is present but is not
 // exactly one "Bearer <token>" or "token <token>" (scheme case-insensitive,
-// token without spaces) gives an error that wraps ErrBadCredentials.
+// token of visible ASCII) gives an error that wraps ErrBadCredentials.
 func bearerToken(r *http.Request) (token string, present bool, err error) {
 	values := r.Header["Authorization"]
 	if len(values) == 0 {
@@ -183,13 +183,24 @@ func bearerToken(r *http.Request) (token string, present bool, err error) {
 	if len(values) > 1 {
 		return "", true, errors.Join(ErrBadCredentials, errMalformedAuthorization)
 	}
-	scheme, rest, _ := strings.Cut(strings.TrimSpace(values[0]), " ")
-	token = strings.TrimSpace(rest)
-	if !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") ||
-		token == "" || strings.ContainsAny(token, " \t") {
+	scheme, rest, _ := strings.Cut(strings.Trim(values[0], " \t"), " ")
+	token = strings.Trim(rest, " \t")
+	if !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") || !isVisibleASCII(token) {
 		return "", true, errors.Join(ErrBadCredentials, errMalformedAuthorization)
 	}
 	return token, true, nil
+}
+
+// isVisibleASCII reports whether s is not empty and every byte of it is a
+// visible ASCII character: no space, no control character, nothing beyond
+// ASCII (a Unicode space such as U+00A0 included).
+func isVisibleASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // authenticate verifies the credentials of r, if it carries any. It returns a
@@ -201,7 +212,7 @@ func authenticate(ctx context.Context, r *http.Request, verifier TokenVerifier) 
 	if !present || err != nil {
 		return nil, err
 	}
-	p, err := verifier.VerifyToken(ctx, token)
+	p, err := verifyToken(ctx, verifier, token)
 	if err != nil {
 		return nil, &redactedError{err: err, token: token}
 	}
@@ -212,6 +223,18 @@ func authenticate(ctx context.Context, r *http.Request, verifier TokenVerifier) 
 		return nil, errTokenKindNotAccepted
 	}
 	return p, nil
+}
+
+// verifyToken calls verifier for token, and turns a panic of the verifier
+// into an error that carries the panic's value and stack, so that the caller
+// can cut the token out of them before they are logged.
+func verifyToken(ctx context.Context, verifier TokenVerifier, token string) (p *Principal, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			p, err = nil, panicked(v)
+		}
+	}()
+	return verifier.VerifyToken(ctx, token)
 }
 
 // redactedError is an error of a TokenVerifier with the token cut out of its

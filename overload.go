@@ -47,10 +47,7 @@ func (h *Handler) recoverPanic(rec *recorder, r *http.Request) {
 	if p == nil {
 		return
 	}
-	if p == http.ErrAbortHandler {
-		panic(p)
-	}
-	err := fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+	err := panicked(p)
 	if rec.status != 0 {
 		h.log.ErrorContext(r.Context(), "panic after the answer began", "request_id", rec.id, "error", err)
 		panic(http.ErrAbortHandler)
@@ -59,4 +56,15 @@ func (h *Handler) recoverPanic(rec *recorder, r *http.Request) {
 		rec.Header().Del(name)
 	}
 	h.writeError(rec, r, nil, err)
+}
+
+// panicked is the error logged for a recovered panic: its value and the
+// stack of the goroutine that panicked. http.ErrAbortHandler is not
+// recovered but panics again, as net/http expects. It must be called from
+// the deferred function that recovered.
+func panicked(p any) error {
+	if p == http.ErrAbortHandler {
+		panic(p)
+	}
+	return fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 }

@@ -147,12 +147,13 @@ const (
 )
 
 // panickingVerifier is the fixture's verifier, but for two tokens that
-// panic, each with message.
+// panic, each with message; VerifyToken's panic quotes the token, as a
+// careless verifier's might.
 func panickingVerifier(message string) issuefields.TokenVerifier {
 	return issuefields.TokenVerifierFunc(func(ctx context.Context, token string) (*issuefields.Principal, error) {
 		switch token {
 		case panicVerifyToken:
-			panic(message)
+			panic(message + " while verifying " + token)
 		case panicPermissionsToken:
 			return &issuefields.Principal{Kind: issuefields.FineGrainedPersonalAccessToken, Login: "panicky",
 				Permissions: func(context.Context, issuefields.Repository) (issuefields.RepositoryPermissions, error) {
@@ -231,6 +232,9 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 			}
 			if lines := logLines(t, &log, id); !containsAny(lines, marker) {
 				t.Errorf("no log line with request id %q shows the panic %q:\n%s", id, marker, log.String())
+			}
+			if tt.token != "" && strings.Contains(log.String(), tt.token) {
+				t.Errorf("the log shows the token %q:\n%s", tt.token, log.String())
 			}
 			if got, gotVersion := readStored(t, s.Store, key); gotVersion != version || !cmp.Equal(got, values) {
 				t.Errorf("the store changed: %+v became %+v", values, got)
