@@ -2,6 +2,7 @@ package issuefields
 
 import (
 	"container/list"
+	"crypto/sha256"
 	"strconv"
 	"sync"
 	"time"
@@ -121,7 +122,7 @@ func (l *writeLimiter) allow(key string) (ok bool, retryAfter time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	b := l.bucket(key)
+	b := l.bucket(boundedKey(key))
 	// All the limiters are checked before any is charged, so that one
 	// limit's refusal leaves the others untouched. The lock makes the check
 	// and the charge one step: TokensAt(now) >= 1 means AllowN(now, 1)
@@ -140,6 +141,21 @@ func (l *writeLimiter) allow(key string) (ok bool, retryAfter time.Duration) {
 		lim.AllowN(now, 1)
 	}
 	return true, 0
+}
+
+// maxKeyBytes is the longest key the limiter keeps as it is. A longer one is
+// kept as its SHA-256, so that the limiter's memory is bounded in bytes, not
+// only in keys, however long the logins that come.
+const maxKeyBytes = 64
+
+// boundedKey returns the key the limiter keeps for key: key itself, or its
+// hash when it is longer than maxKeyBytes.
+func boundedKey(key string) string {
+	if len(key) <= maxKeyBytes {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "sha256:" + string(sum[:])
 }
 
 // bucket returns key's bucket, marked most recently used, creating it with

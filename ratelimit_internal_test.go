@@ -2,7 +2,9 @@ package issuefields
 
 import (
 	"math"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -318,6 +320,49 @@ func TestWriteLimitMemoryBounded(t *testing.T) {
 				t.Errorf("%d keys tracked after 100,000 distinct keys; want %d", n, tc.want)
 			}
 		})
+	}
+}
+
+// TestWriteLimitLongKeys checks that the limiter holds at most maxKeyBytes of
+// each key however long the logins, and still tells long keys apart: each
+// long login has its own allowance, and the same login shares one.
+func TestWriteLimitLongKeys(t *testing.T) {
+	clock := newLimitClock()
+	l := newWriteLimiter(WriteLimits{PerMinute: 1, PerHour: -1, MaxKeys: 100, Now: clock.Now})
+	long := func(i int) string { return strings.Repeat("x", 64<<10) + strconv.Itoa(i) }
+	for i := range 1000 {
+		allowN(t, l, long(i), 1)
+	}
+	refused(t, l, long(999))
+	refused(t, l, long(998))
+	l.mu.Lock()
+	held := 0
+	for key := range l.byKey {
+		held += len(key)
+	}
+	l.mu.Unlock()
+	if held > 100*maxKeyBytes {
+		t.Errorf("the limiter holds %d bytes of keys for 100 keys; want at most %d", held, 100*maxKeyBytes)
+	}
+}
+
+// BenchmarkWriteLimitLongKeys reports the heap that the limiter keeps after
+// DefaultWriteLimitKeys principals with 64 KiB logins have written: without
+// bounded keys that is about 700 MB.
+func BenchmarkWriteLimitLongKeys(b *testing.B) {
+	login := strings.Repeat("x", 64<<10)
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		l := newWriteLimiter(WriteLimits{})
+		for i := range DefaultWriteLimitKeys {
+			l.allow(login + strconv.Itoa(i))
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc)-float64(before.HeapAlloc), "retained-B")
+		runtime.KeepAlive(l)
 	}
 }
 
