@@ -429,7 +429,7 @@ func (h *Handler) write(c *call, action Action, fields []Field, m mutation) (com
 		return result, err
 	}
 	if result.changed && h.notifier != DiscardNotifier {
-		h.notify(c, newEvent(action, c.issue, c.principal, fields, result))
+		h.notify(c, newEvent(action, c.issue, issueURL(c.r, c.issue), c.principal, fields, result))
 	}
 	return result, nil
 }

@@ -28,6 +28,10 @@ type Event struct {
 	Repository EventRepository `json:"repository"`
 	// IssueNumber is the number of the issue in Repository.
 	IssueNumber int64 `json:"issue_number"`
+	// IssueURL is the issue's absolute API URL under the handler's base URL
+	// (scheme, host and mount prefix of the write's request), as in
+	// https://api.example.com/repos/octo-org/hello-world/issues/1.
+	IssueURL string `json:"issue_url"`
 	// Actor is who made the change.
 	Actor EventActor `json:"actor"`
 	// Changes lists every field whose value changed, in the organization's
@@ -37,9 +41,10 @@ type Event struct {
 
 // EventRepository names the repository of an Event.
 type EventRepository struct {
-	ID    int64  `json:"id"`
-	Owner string `json:"owner"`
-	Name  string `json:"name"`
+	ID      int64  `json:"id"`
+	Owner   string `json:"owner"`
+	Name    string `json:"name"`
+	Private bool   `json:"private"`
 }
 
 // EventActor is the principal that made the change of an Event.
@@ -52,6 +57,12 @@ type EventActor struct {
 // format of the API's response items.
 type FieldChange struct {
 	FieldID int64 `json:"field_id"`
+	// FieldNodeID is the field's node_id (Field.NodeID), FieldName its name
+	// and DataType its data type, so that a change names its field even
+	// when it has no value before or after.
+	FieldNodeID string   `json:"field_node_id"`
+	FieldName   string   `json:"field_name"`
+	DataType    DataType `json:"data_type"`
 	// Before is the value before the change, or nil if the field had none.
 	Before *FieldValue `json:"before"`
 	// After is the value after the change, or nil if the field has none now.
@@ -88,16 +99,17 @@ type discardNotifier struct{}
 
 func (discardNotifier) Notify(context.Context, Event) error { return nil }
 
-// newEvent describes the committed write result of action on issue by
-// principal, with the changes in fields' order.
-func newEvent(action Action, issue Issue, principal *Principal, fields []Field, result commitResult) Event {
+// newEvent describes the committed write result of action on issue, whose API
+// URL is issueURL, by principal, with the changes in fields' order.
+func newEvent(action Action, issue Issue, issueURL string, principal *Principal, fields []Field, result commitResult) Event {
 	repo := issue.Repository
 	e := Event{
 		ID:          rand.Text(),
 		Action:      action,
 		Time:        time.Now().UTC(),
-		Repository:  EventRepository{ID: repo.ID, Owner: repo.Owner, Name: repo.Name},
+		Repository:  EventRepository{ID: repo.ID, Owner: repo.Owner, Name: repo.Name, Private: repo.Private},
 		IssueNumber: issue.Number,
+		IssueURL:    issueURL,
 		Actor:       EventActor{Login: principal.Login, Kind: principal.Kind},
 	}
 	key := issue.Key()
@@ -109,9 +121,12 @@ func newEvent(action Action, issue Issue, principal *Principal, fields []Field, 
 			continue
 		}
 		e.Changes = append(e.Changes, FieldChange{
-			FieldID: f.ID,
-			Before:  renderPointer(key, f, before, hadBefore),
-			After:   renderPointer(key, f, after, hasAfter),
+			FieldID:     f.ID,
+			FieldNodeID: f.NodeID(),
+			FieldName:   f.Name,
+			DataType:    f.DataType,
+			Before:      renderPointer(key, f, before, hadBefore),
+			After:       renderPointer(key, f, after, hasAfter),
 		})
 	}
 	return e

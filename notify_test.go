@@ -99,6 +99,16 @@ var (
 		Value: "Frontend,Backend", MultiSelectOptions: []issuefields.FieldValueOption{{ID: 51, Name: "Frontend", Color: "blue"}, {ID: 52, Name: "Backend", Color: "green"}}}
 )
 
+// fieldChange is the change of the fixture field id from before to after.
+func fieldChange(id int64, before, after *issuefields.FieldValue) issuefields.FieldChange {
+	for _, f := range fixtureFields {
+		if f.ID == id {
+			return issuefields.FieldChange{FieldID: id, FieldNodeID: f.NodeID(), FieldName: f.Name, DataType: f.DataType, Before: before, After: after}
+		}
+	}
+	panic(fmt.Sprintf("no fixture field %d", id))
+}
+
 // TestEventContents checks the one event of each kind of write: its action,
 // repository, issue, actor, and per changed field the value before and after
 // in the format of the API's response items, nothing for unchanged fields.
@@ -118,17 +128,17 @@ func TestEventContents(t *testing.T) {
 			body:       writeBody(fieldItem(notesID, `"First note"`)),
 			wantStatus: http.StatusOK, wantAction: issuefields.ActionAdded,
 			wantActor: issuefields.EventActor{Login: "writer", Kind: issuefields.FineGrainedPersonalAccessToken},
-			wantChanges: []issuefields.FieldChange{{FieldID: notesID,
-				After: &issuefields.FieldValue{IssueFieldID: notesID, IssueFieldName: "Notes", DataType: issuefields.Text, Value: "First note"}}},
+			wantChanges: []issuefields.FieldChange{fieldChange(notesID, nil,
+				&issuefields.FieldValue{IssueFieldID: notesID, IssueFieldName: "Notes", DataType: issuefields.Text, Value: "First note"})},
 		},
 		{
 			name: "add that changes a value and repeats another", method: "POST", number: 1, token: appUserToken,
 			body:       writeBody(fieldItem(estimateID, `5`), fieldItem(priorityID, `"Medium"`)),
 			wantStatus: http.StatusOK, wantAction: issuefields.ActionAdded,
 			wantActor: issuefields.EventActor{Login: "app-user", Kind: issuefields.AppUserToken},
-			wantChanges: []issuefields.FieldChange{{FieldID: priorityID, Before: highPriority,
-				After: &issuefields.FieldValue{IssueFieldID: priorityID, IssueFieldName: "Priority", DataType: issuefields.SingleSelect,
-					Value: int64(12), SingleSelectOption: &issuefields.FieldValueOption{ID: 12, Name: "Medium", Color: "yellow"}}}},
+			wantChanges: []issuefields.FieldChange{fieldChange(priorityID, highPriority,
+				&issuefields.FieldValue{IssueFieldID: priorityID, IssueFieldName: "Priority", DataType: issuefields.SingleSelect,
+					Value: int64(12), SingleSelectOption: &issuefields.FieldValueOption{ID: 12, Name: "Medium", Color: "yellow"}})},
 		},
 		{
 			name: "set that removes fields", method: "PUT", number: 1, token: prWriterToken,
@@ -136,18 +146,18 @@ func TestEventContents(t *testing.T) {
 			wantStatus: http.StatusOK, wantAction: issuefields.ActionSet,
 			wantActor: issuefields.EventActor{Login: "pr-bot[bot]", Kind: issuefields.AppInstallationToken},
 			wantChanges: []issuefields.FieldChange{
-				{FieldID: priorityID, Before: highPriority},
-				{FieldID: estimateID, Before: fiveEstimate,
-					After: &issuefields.FieldValue{IssueFieldID: estimateID, IssueFieldName: "Estimate", DataType: issuefields.Number, Value: float64(8)}},
-				{FieldID: dueID, Before: christmasDue},
-				{FieldID: labelsID, Before: twoLabels},
+				fieldChange(priorityID, highPriority, nil),
+				fieldChange(estimateID, fiveEstimate,
+					&issuefields.FieldValue{IssueFieldID: estimateID, IssueFieldName: "Estimate", DataType: issuefields.Number, Value: float64(8)}),
+				fieldChange(dueID, christmasDue, nil),
+				fieldChange(labelsID, twoLabels, nil),
 			},
 		},
 		{
 			name: "delete", method: "DELETE", suffix: "/" + itoa(labelsID), number: 1, token: writerToken,
 			wantStatus: http.StatusNoContent, wantAction: issuefields.ActionDeleted,
 			wantActor:   issuefields.EventActor{Login: "writer", Kind: issuefields.FineGrainedPersonalAccessToken},
-			wantChanges: []issuefields.FieldChange{{FieldID: labelsID, Before: twoLabels}},
+			wantChanges: []issuefields.FieldChange{fieldChange(labelsID, twoLabels, nil)},
 		},
 	}
 	for _, tt := range tests {
@@ -176,8 +186,9 @@ func TestEventContents(t *testing.T) {
 				ID:          e.ID,
 				Time:        e.Time,
 				Action:      tt.wantAction,
-				Repository:  issuefields.EventRepository{ID: repo.ID, Owner: org, Name: publicRepo},
+				Repository:  issuefields.EventRepository{ID: repo.ID, Owner: org, Name: publicRepo, Private: false},
 				IssueNumber: int64(tt.number),
+				IssueURL:    "http://example.com/repos/" + org + "/" + publicRepo + "/issues/" + itoa(tt.number),
 				Actor:       tt.wantActor,
 				Changes:     tt.wantChanges,
 			}

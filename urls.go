@@ -47,11 +47,23 @@ func selfURL(r *http.Request) *url.URL {
 	return absoluteURL(r, r.URL.EscapedPath(), r.URL.RawQuery)
 }
 
+// issuePath returns the escaped API path of the issue number of repo, below
+// the handler's mount point.
+func issuePath(repo Repository, number int64) string {
+	return "/repos/" + url.PathEscape(repo.Owner) + "/" + url.PathEscape(repo.Name) +
+		"/issues/" + strconv.FormatInt(number, 10)
+}
+
+// issueURL returns the absolute API URL of issue under the base URL of the
+// request r.
+func issueURL(r *http.Request, issue Issue) string {
+	return absoluteURL(r, issuePath(issue.Repository, issue.Number), "").String()
+}
+
 // redirect answers that the issue of c is now issue number of repo. The new
 // URL has the same suffix and query as the request.
 func (c *call) redirect(repo Repository, number int64) error {
-	path := "/repos/" + url.PathEscape(repo.Owner) + "/" + url.PathEscape(repo.Name) +
-		"/issues/" + strconv.FormatInt(number, 10) + "/issue-field-values"
+	path := issuePath(repo, number) + "/issue-field-values"
 	if c.route.hasFieldID {
 		path += "/" + strconv.FormatInt(c.fieldID, 10)
 	}

@@ -36,3 +36,29 @@ func TestBackoffDoesNotOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultRetriesWaitAtMostBound checks the bound the documentation
+// gives: with the default options, the waits between the attempts of one
+// delivery add up to at most 7.5 seconds (500 ms, 1 s, 2 s and 4 s, each
+// at most), so that, with the timeout of each attempt, a delivery is decided
+// within a minute.
+func TestDefaultRetriesWaitAtMostBound(t *testing.T) {
+	n, err := New("http://127.0.0.1:1/hooks", Options{Secret: []byte("s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close(t.Context())
+	const bound = 7500 * time.Millisecond
+	for range 200 {
+		var total time.Duration
+		for attempt := 1; attempt < n.maxAttempts; attempt++ {
+			total += n.backoff(attempt)
+		}
+		if total > bound {
+			t.Fatalf("waits add up to %v, want at most %v", total, bound)
+		}
+		if worst := total + time.Duration(n.maxAttempts)*n.timeout; worst > time.Minute {
+			t.Fatalf("a delivery may take %v, want at most a minute", worst)
+		}
+	}
+}

@@ -14,8 +14,11 @@ import (
 )
 
 // A receiver checks the signature of the body, exactly as received, before
-// it decodes the event. In an application the Notifier is the handler's
-// Config.Notifier; here the example calls Notify itself.
+// it decodes the delivery. With Vendor "GitHub" the headers are GitHub's own,
+// so a receiver written for GitHub's issues event reads these unchanged. In
+// an application the Notifier is the handler's Config.Notifier; here the
+// example calls Notify itself, for an event of a write that gave a field its
+// first value and removed another's.
 func Example() {
 	secret := []byte("It's a Secret to Everybody")
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -24,22 +27,39 @@ func Example() {
 			http.Error(w, "cannot read body", http.StatusBadRequest)
 			return
 		}
-		if !webhook.Verify(secret, body, r.Header.Get("X-Service-Signature-256")) {
+		if !webhook.Verify(secret, body, r.Header.Get("X-Hub-Signature-256")) {
 			http.Error(w, "bad signature", http.StatusUnauthorized)
 			return
 		}
-		var e issuefields.Event
-		if err := json.Unmarshal(body, &e); err != nil {
-			http.Error(w, "bad event", http.StatusBadRequest)
+		var delivery struct {
+			Action string `json:"action"`
+			Issue  struct {
+				Number int64 `json:"number"`
+			} `json:"issue"`
+			Repository struct {
+				FullName string `json:"full_name"`
+			} `json:"repository"`
+			IssueField struct {
+				Name string `json:"name"`
+			} `json:"issue_field"`
+			IssueFieldValue *issuefields.FieldValue `json:"issue_field_value"`
+		}
+		if err := json.Unmarshal(body, &delivery); err != nil {
+			http.Error(w, "bad delivery", http.StatusBadRequest)
 			return
 		}
-		fmt.Printf("%s: %s %s/%s#%d by %s\n", r.Header.Get("X-Service-Event"),
-			e.Action, e.Repository.Owner, e.Repository.Name, e.IssueNumber, e.Actor.Login)
+		value := any("none")
+		if v := delivery.IssueFieldValue; v != nil {
+			value = v.Value
+		}
+		fmt.Printf("%s %s: %s %s#%d, now %v\n", r.Header.Get("X-GitHub-Event"), delivery.Action,
+			delivery.IssueField.Name, delivery.Repository.FullName, delivery.Issue.Number, value)
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer receiver.Close()
 
-	hook, err := webhook.New(receiver.URL, webhook.Options{Secret: secret})
+	// One worker delivers the changes of an event in their order.
+	hook, err := webhook.New(receiver.URL, webhook.Options{Secret: secret, Vendor: "GitHub", Workers: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -47,9 +67,20 @@ func Example() {
 		ID:          "evt-1",
 		Action:      issuefields.ActionSet,
 		Time:        time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
-		Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octocat", Name: "Hello-World"},
+		Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octo-org", Name: "hello-world"},
 		IssueNumber: 1347,
+		IssueURL:    "https://api.example.com/repos/octo-org/hello-world/issues/1347",
 		Actor:       issuefields.EventActor{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
+		Changes: []issuefields.FieldChange{
+			{
+				FieldID: 1, FieldNodeID: "IF_AQ", FieldName: "Notes", DataType: issuefields.Text,
+				After: &issuefields.FieldValue{IssueFieldID: 1, IssueFieldName: "Notes", NodeID: "IFT_AQID", DataType: issuefields.Text, Value: "needs triage"},
+			},
+			{
+				FieldID: 3, FieldNodeID: "IF_Aw", FieldName: "Estimate", DataType: issuefields.Number,
+				Before: &issuefields.FieldValue{IssueFieldID: 3, IssueFieldName: "Estimate", NodeID: "IFN_AwID", DataType: issuefields.Number, Value: 5.0},
+			},
+		},
 	})
 	if err != nil {
 		panic(err)
@@ -60,8 +91,9 @@ func Example() {
 	}
 	fmt.Printf("%+v\n", hook.Stats())
 	// Output:
-	// issue_field_values: set octocat/Hello-World#1347 by octocat
-	// {Delivered:1 Failed:0 Dropped:0 Abandoned:0}
+	// issues field_added: Notes octo-org/hello-world#1347, now needs triage
+	// issues field_removed: Estimate octo-org/hello-world#1347, now none
+	// {Delivered:2 Failed:0 Dropped:0 Abandoned:0}
 }
 
 // The signature is the scheme of GitHub's X-Hub-Signature-256; this is the

@@ -3,8 +3,6 @@ package webhook
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,15 +11,13 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/issuefields/issuefields"
 )
-
-// EventName is the value of the X-<Vendor>-Event header of every delivery.
-const EventName = "issue_field_values"
 
 // The defaults that the zero values of Options fields select.
 const (
@@ -31,15 +27,23 @@ const (
 	DefaultBackoffBase = 500 * time.Millisecond
 	DefaultBackoffMax  = 30 * time.Second
 	DefaultTimeout     = 10 * time.Second
-	DefaultUserAgent   = "issuefields-webhook"
 	DefaultVendor      = "Service"
 )
+
+// HookshotVersion is the version in the default User-Agent,
+// <Vendor>-Hookshot/<HookshotVersion>. It changes when the body or the
+// headers of deliveries change.
+const HookshotVersion = "1"
+
+// gitHubVendor is the vendor whose signature header is GitHub's own name,
+// X-Hub-Signature-256.
+const gitHubVendor = "GitHub"
 
 // ErrClosed is returned by Notify after Close was called.
 var ErrClosed = errors.New("webhook: notifier is closed")
 
 // ErrQueueFull is returned, wrapped, by Notify when the queue holds
-// Options.QueueSize events already; the event is dropped.
+// Options.QueueSize events already; the event's deliveries are dropped.
 var ErrQueueFull = errors.New("webhook: queue is full, event dropped")
 
 // Options configures a Notifier. Secret is required; every other field has a
@@ -59,17 +63,17 @@ type Options struct {
 	// answer. The zero value means DefaultTimeout.
 	Timeout time.Duration
 
-	// QueueSize is how many events may wait for delivery; Notify drops an
-	// event that finds the queue full. The zero value means
-	// DefaultQueueSize.
+	// QueueSize is how many events may wait for delivery, each with its
+	// deliveries (one per changed field); Notify drops an event that finds
+	// the queue full. The zero value means DefaultQueueSize.
 	QueueSize int
 
 	// Workers is how many deliveries may be under way at once. The zero
 	// value means DefaultWorkers.
 	Workers int
 
-	// MaxAttempts is how many times an event is sent before it counts as
-	// failed. The zero value means DefaultMaxAttempts; 1 means no retry.
+	// MaxAttempts is how many times a delivery is sent before it counts
+	// as failed. The zero value means DefaultMaxAttempts; 1 means no retry.
 	MaxAttempts int
 
 	// BackoffBase is the wait before the second attempt; each later wait
@@ -79,34 +83,42 @@ type Options struct {
 	BackoffBase time.Duration
 	BackoffMax  time.Duration
 
-	// Logger receives a line per dropped event and per failed event (event
-	// id, action, delivery id, attempts, and the last status or error), and
-	// debug lines per attempt. The zero value means slog.Default().
+	// Logger receives a line per failed delivery (event, action, delivery
+	// id, event id, field id, attempts, and the last status or error), and
+	// debug lines per attempt. A dropped event is not logged here: Notify
+	// returns ErrQueueFull, and the handler logs a Notifier's error. The
+	// zero value means slog.Default().
 	Logger *slog.Logger
 
 	// UserAgent is the User-Agent header of deliveries. The zero value
-	// means DefaultUserAgent.
+	// means <Vendor>-Hookshot/<HookshotVersion>, as GitHub's
+	// GitHub-Hookshot/<version>.
 	UserAgent string
 
 	// Vendor is the word in the names of the headers: X-<Vendor>-Event,
 	// X-<Vendor>-Delivery and X-<Vendor>-Signature-256, as Config.Vendor is
-	// in the API's headers. The zero value means DefaultVendor; "GitHub"
-	// gives GitHub's names. It must be letters and digits.
+	// in the API's headers. The zero value means DefaultVendor. "GitHub"
+	// gives GitHub's names, X-GitHub-Event, X-GitHub-Delivery and
+	// X-Hub-Signature-256. It must be letters and digits.
 	Vendor string
 }
 
-// Stats counts what happened to the events given to Notify. Once Close has
-// returned, every event that Notify accepted or dropped is counted in exactly
+// Stats counts what happened to the deliveries of the events given to
+// Notify, one delivery per changed field. Once Close has returned, every
+// delivery of an event that Notify accepted or dropped is counted in exactly
 // one of them; an event refused with ErrClosed is not counted.
 type Stats struct {
-	// Delivered counts events that a receiver accepted with a 2xx answer.
+	// Delivered counts deliveries that a receiver accepted with a 2xx
+	// answer.
 	Delivered uint64
-	// Failed counts events that were refused or unreachable on every one
-	// of Options.MaxAttempts attempts.
+	// Failed counts deliveries that were refused or unreachable on every
+	// one of Options.MaxAttempts attempts.
 	Failed uint64
-	// Dropped counts events that Notify refused because the queue was full.
+	// Dropped counts deliveries of events that Notify refused because the
+	// queue was full.
 	Dropped uint64
-	// Abandoned counts events that Close gave up on when its context ended.
+	// Abandoned counts deliveries that Close gave up on when its context
+	// ended.
 	Abandoned uint64
 }
 
@@ -131,7 +143,7 @@ type Notifier struct {
 	// close(queue).
 	mu     sync.RWMutex
 	closed bool
-	queue  chan *delivery
+	queue  chan []*delivery // the deliveries of one event
 
 	// ctx is the context of every attempt; abandon cancels it.
 	ctx     context.Context
@@ -150,11 +162,12 @@ type headerNames struct {
 	event, delivery, signature string
 }
 
-// delivery is one event, ready to be sent.
+// delivery is the change of one field, ready to be sent.
 type delivery struct {
-	id        string
-	eventID   string
-	action    issuefields.Action
+	id        string // X-<Vendor>-Delivery, the same on every attempt
+	eventID   string // issuefields.Event.ID
+	fieldID   int64
+	action    string // ActionFieldAdded or ActionFieldRemoved
 	body      []byte
 	signature string
 }
@@ -238,7 +251,11 @@ func newNotifier(rawURL string, opts Options, sleep func(context.Context, time.D
 		opts.Logger = slog.Default()
 	}
 	if opts.UserAgent == "" {
-		opts.UserAgent = DefaultUserAgent
+		opts.UserAgent = opts.Vendor + "-Hookshot/" + HookshotVersion
+	}
+	signatureHeader := "X-" + opts.Vendor + "-Signature-256"
+	if strings.EqualFold(opts.Vendor, gitHubVendor) {
+		signatureHeader = "X-Hub-Signature-256"
 	}
 	ctx, abandon := context.WithCancel(context.Background())
 	n := &Notifier{
@@ -254,10 +271,10 @@ func newNotifier(rawURL string, opts Options, sleep func(context.Context, time.D
 		header: headerNames{
 			event:     "X-" + opts.Vendor + "-Event",
 			delivery:  "X-" + opts.Vendor + "-Delivery",
-			signature: "X-" + opts.Vendor + "-Signature-256",
+			signature: signatureHeader,
 		},
 		sleep:   sleep,
-		queue:   make(chan *delivery, opts.QueueSize),
+		queue:   make(chan []*delivery, opts.QueueSize),
 		ctx:     ctx,
 		abandon: abandon,
 		done:    make(chan struct{}),
@@ -277,21 +294,31 @@ func newNotifier(rawURL string, opts Options, sleep func(context.Context, time.D
 	return n, nil
 }
 
-// Notify queues e for delivery and returns without waiting for the network,
-// so it does not use ctx, and the delivery does not carry ctx's values or
-// deadline. It returns an error wrapping ErrQueueFull, and logs the drop,
-// when the queue is full, and ErrClosed after Close was called.
+// Notify queues the deliveries of e, one per changed field, and returns
+// without waiting for the network, so it does not use ctx, and the
+// deliveries do not carry ctx's values or deadline. When the queue is full,
+// it drops the event, counts its deliveries in Stats.Dropped and returns an
+// error wrapping ErrQueueFull that names the event, for the caller to log;
+// after Close it returns ErrClosed.
 func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
-	body, err := json.Marshal(e)
+	bodies, err := payloads(e)
 	if err != nil {
 		return fmt.Errorf("webhook: encoding event %s: %w", e.ID, err)
 	}
-	d := &delivery{
-		id:        rand.Text(),
-		eventID:   e.ID,
-		action:    e.Action,
-		body:      body,
-		signature: Sign(n.secret, body),
+	if len(bodies) == 0 {
+		return nil
+	}
+	batch := make([]*delivery, len(bodies))
+	for i, body := range bodies {
+		c := e.Changes[i]
+		batch[i] = &delivery{
+			id:        newGUID(),
+			eventID:   e.ID,
+			fieldID:   c.FieldID,
+			action:    actionOf(c),
+			body:      body,
+			signature: Sign(n.secret, body),
+		}
 	}
 	n.mu.RLock()
 	defer n.mu.RUnlock()
@@ -299,14 +326,13 @@ func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
 		return ErrClosed
 	}
 	select {
-	case n.queue <- d:
+	case n.queue <- batch:
 		return nil
 	default:
 	}
-	n.dropped.Add(1)
-	n.log.Warn("webhook: queue is full, event dropped",
-		"event_id", d.eventID, "action", d.action, "queue_size", cap(n.queue))
-	return fmt.Errorf("event %s: %w", e.ID, ErrQueueFull)
+	n.dropped.Add(uint64(len(batch)))
+	return fmt.Errorf("webhook: event %s (%d deliveries) dropped, %d events already queued: %w",
+		e.ID, len(batch), cap(n.queue), ErrQueueFull)
 }
 
 // Close stops accepting events and delivers those that are queued, with
@@ -347,15 +373,18 @@ func (n *Notifier) Stats() Stats {
 	}
 }
 
-// work delivers queued events until the queue is closed and empty. Once the
-// notifier is abandoned, it counts the events left without sending them.
+// work delivers queued events until the queue is closed and empty, the
+// deliveries of one event in order. Once the notifier is abandoned, it
+// counts the deliveries left without sending them.
 func (n *Notifier) work() {
-	for d := range n.queue {
-		if n.ctx.Err() != nil {
-			n.abandoned.Add(1)
-			continue
+	for batch := range n.queue {
+		for _, d := range batch {
+			if n.ctx.Err() != nil {
+				n.abandoned.Add(1)
+				continue
+			}
+			n.deliver(d)
 		}
-		n.deliver(d)
 	}
 }
 
@@ -366,8 +395,7 @@ func (n *Notifier) deliver(d *delivery) {
 		err := n.post(d)
 		if err == nil {
 			n.delivered.Add(1)
-			n.log.Debug("webhook: delivered",
-				"event_id", d.eventID, "action", d.action, "delivery", d.id, "attempt", attempt)
+			n.log.Debug("webhook: delivered", n.logAttrs(d, "attempt", attempt)...)
 			return
 		}
 		if n.ctx.Err() != nil {
@@ -376,18 +404,25 @@ func (n *Notifier) deliver(d *delivery) {
 		}
 		if attempt >= n.maxAttempts {
 			n.failed.Add(1)
-			n.log.Error("webhook: delivery failed",
-				"event_id", d.eventID, "action", d.action, "delivery", d.id, "attempts", attempt, "err", err)
+			n.log.Error("webhook: delivery failed", n.logAttrs(d, "attempts", attempt, "err", err)...)
 			return
 		}
 		wait := n.backoff(attempt)
 		n.log.Debug("webhook: attempt failed, retrying",
-			"event_id", d.eventID, "action", d.action, "delivery", d.id, "attempt", attempt, "retry_in", wait, "err", err)
+			n.logAttrs(d, "attempt", attempt, "retry_in", wait, "err", err)...)
 		if n.sleep(n.ctx, wait) != nil {
 			n.abandoned.Add(1)
 			return
 		}
 	}
+}
+
+// logAttrs returns the attributes that name d in a log line, followed by
+// more: the event and action, the delivery id, the event id and the field.
+// The secret and the signature are not among them.
+func (n *Notifier) logAttrs(d *delivery, more ...any) []any {
+	return append([]any{"event", EventName, "action", d.action, "delivery", d.id,
+		"event_id", d.eventID, "field_id", d.fieldID}, more...)
 }
 
 // post makes one attempt to deliver d. It returns nil for a 2xx answer.

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -30,11 +31,12 @@ func testEvent(id string) issuefields.Event {
 		ID:          id,
 		Action:      issuefields.ActionSet,
 		Time:        time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
-		Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octocat", Name: "Hello-World"},
+		Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octo-org", Name: "hello-world"},
 		IssueNumber: 1347,
+		IssueURL:    "https://api.example.com/repos/octo-org/hello-world/issues/1347",
 		Actor:       issuefields.EventActor{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
 		Changes: []issuefields.FieldChange{{
-			FieldID: 1,
+			FieldID: 1, FieldNodeID: "IF_AQ", FieldName: "Notes", DataType: issuefields.Text,
 			After: &issuefields.FieldValue{
 				IssueFieldID: 1, IssueFieldName: "Notes", NodeID: "IFT_AQID",
 				DataType: issuefields.Text, Value: "needs triage",
@@ -180,56 +182,160 @@ func TestNewErrorHidesURLPassword(t *testing.T) {
 	}
 }
 
-func TestDeliveryIsSignedJSON(t *testing.T) {
-	for _, vendor := range []string{"", "GitHub"} {
-		t.Run("vendor="+vendor, func(t *testing.T) {
+// guidPattern is the form of a delivery id: a version 4 UUID.
+var guidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+func TestDeliveryHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		vendor                                string
+		event, delivery, signature, userAgent string
+	}{
+		{"", "X-Service-Event", "X-Service-Delivery", "X-Service-Signature-256", "Service-Hookshot/1"},
+		{"GitHub", "X-GitHub-Event", "X-GitHub-Delivery", "X-Hub-Signature-256", "GitHub-Hookshot/1"},
+		{"Acme", "X-Acme-Event", "X-Acme-Delivery", "X-Acme-Signature-256", "Acme-Hookshot/1"},
+	} {
+		t.Run("vendor="+tc.vendor, func(t *testing.T) {
 			rc := newReceiver(t, always(http.StatusNoContent))
-			n := newNotifier(t, rc.URL, webhook.Options{Vendor: vendor}, nil)
-			e := testEvent("evt-1")
-			if err := n.Notify(context.Background(), e); err != nil {
+			n := newNotifier(t, rc.URL, webhook.Options{Vendor: tc.vendor}, nil)
+			if err := n.Notify(context.Background(), threeChanges); err != nil {
 				t.Fatalf("Notify: %v", err)
 			}
 			closeNotifier(t, n)
 
 			reqs := rc.requests()
-			if len(reqs) != 1 {
-				t.Fatalf("receiver got %d requests, want 1", len(reqs))
+			if len(reqs) != 3 {
+				t.Fatalf("receiver got %d requests, want 3, one per changed field", len(reqs))
 			}
-			r := reqs[0]
-			prefix := "X-Service-"
-			if vendor != "" {
-				prefix = "X-" + vendor + "-"
-			}
-			for name, want := range map[string]string{
-				"Content-Type":   "application/json",
-				"User-Agent":     webhook.DefaultUserAgent,
-				prefix + "Event": webhook.EventName,
-			} {
-				if got := r.header.Get(name); got != want {
-					t.Errorf("header %s = %q, want %q", name, got, want)
+			ids := map[string]bool{}
+			for i, r := range reqs {
+				for name, want := range map[string]string{
+					"Content-Type": "application/json",
+					"User-Agent":   tc.userAgent,
+					tc.event:       "issues",
+				} {
+					if got := r.header.Get(name); got != want {
+						t.Errorf("delivery %d: header %s = %q, want %q", i, name, got, want)
+					}
+				}
+				id := r.header.Get(tc.delivery)
+				if !guidPattern.MatchString(id) {
+					t.Errorf("delivery %d: header %s = %q, want a random GUID", i, tc.delivery, id)
+				}
+				ids[id] = true
+				signature := r.header.Get(tc.signature)
+				if !webhook.Verify(testSecret, r.body, signature) {
+					t.Errorf("delivery %d: Verify(secret, body, %s %q) = false, want true", i, tc.signature, signature)
+				}
+				if webhook.Verify([]byte("another-secret"), r.body, signature) {
+					t.Errorf("delivery %d: Verify(wrong secret, body, %q) = true, want false", i, signature)
 				}
 			}
-			if r.header.Get(prefix+"Delivery") == "" {
-				t.Errorf("header %sDelivery is missing", prefix)
+			if len(ids) != len(reqs) {
+				t.Errorf("%d distinct delivery ids for %d deliveries, want one each", len(ids), len(reqs))
 			}
-			signature := r.header.Get(prefix + "Signature-256")
-			if !webhook.Verify(testSecret, r.body, signature) {
-				t.Errorf("Verify(secret, body, %q) = false, want true", signature)
-			}
-			if webhook.Verify([]byte("another-secret"), r.body, signature) {
-				t.Errorf("Verify(wrong secret, body, %q) = true, want false", signature)
-			}
-			var got issuefields.Event
-			if err := json.Unmarshal(r.body, &got); err != nil {
-				t.Fatalf("body is not an event: %v\n%s", err, r.body)
-			}
-			if diff := cmp.Diff(e, got); diff != "" {
-				t.Errorf("delivered event differs (-sent +received):\n%s", diff)
-			}
-			if diff := cmp.Diff(webhook.Stats{Delivered: 1}, n.Stats()); diff != "" {
+			if diff := cmp.Diff(webhook.Stats{Delivered: 3}, n.Stats()); diff != "" {
 				t.Errorf("Stats differ (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// threeChanges is an event of a PUT that gave a field its first value,
+// changed another and removed a third.
+var threeChanges = issuefields.Event{
+	ID:          "evt-3",
+	Action:      issuefields.ActionSet,
+	Time:        time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
+	Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octo-org", Name: "roadmap", Private: true},
+	IssueNumber: 7,
+	IssueURL:    "https://api.example.com/api/v3/repos/octo-org/roadmap/issues/7",
+	Actor:       issuefields.EventActor{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
+	Changes: []issuefields.FieldChange{
+		{
+			FieldID: 1, FieldNodeID: "IF_AQ", FieldName: "Notes", DataType: issuefields.Text,
+			After: &issuefields.FieldValue{IssueFieldID: 1, IssueFieldName: "Notes", NodeID: "IFT_AQID", DataType: issuefields.Text, Value: "needs triage"},
+		},
+		{
+			FieldID: 2, FieldNodeID: "IF_Ag", FieldName: "Priority", DataType: issuefields.SingleSelect,
+			Before: &issuefields.FieldValue{IssueFieldID: 2, IssueFieldName: "Priority", NodeID: "IFSS_AgID", DataType: issuefields.SingleSelect,
+				Value: int64(11), SingleSelectOption: &issuefields.FieldValueOption{ID: 11, Name: "High", Color: "red"}},
+			After: &issuefields.FieldValue{IssueFieldID: 2, IssueFieldName: "Priority", NodeID: "IFSS_AgID", DataType: issuefields.SingleSelect,
+				Value: int64(13), SingleSelectOption: &issuefields.FieldValueOption{ID: 13, Name: "Low", Color: "green"}},
+		},
+		{
+			FieldID: 3, FieldNodeID: "IF_Aw", FieldName: "Estimate", DataType: issuefields.Number,
+			Before: &issuefields.FieldValue{IssueFieldID: 3, IssueFieldName: "Estimate", NodeID: "IFN_AwID", DataType: issuefields.Number, Value: float64(5)},
+		},
+	},
+}
+
+// TestDeliveryBodies checks the body of each delivery of threeChanges
+// against GitHub's issues event for issue fields: a field_added without
+// changes for the new value, a field_added with the value before for the
+// changed one, and a field_removed with the removed value and a null
+// issue_field_value.
+func TestDeliveryBodies(t *testing.T) {
+	common := `
+		"issue": {"number": 7, "url": "https://api.example.com/api/v3/repos/octo-org/roadmap/issues/7"},
+		"repository": {"id": 1296269, "name": "roadmap", "full_name": "octo-org/roadmap", "private": true, "owner": {"login": "octo-org"}},
+		"organization": {"login": "octo-org"},
+		"sender": {"login": "octocat"}`
+	want := []string{`{
+		"action": "field_added",
+		"issue_field": {"id": 1, "node_id": "IF_AQ", "name": "Notes", "data_type": "text"},
+		"issue_field_value": {"issue_field_id": 1, "issue_field_name": "Notes", "node_id": "IFT_AQID", "data_type": "text", "value": "needs triage"},
+		` + common + `}`, `{
+		"action": "field_added",
+		"changes": {"issue_field_value": {"from": {"issue_field_id": 2, "issue_field_name": "Priority", "node_id": "IFSS_AgID", "data_type": "single_select", "value": 11,
+			"single_select_option": {"id": 11, "name": "High", "color": "red"}}}},
+		"issue_field": {"id": 2, "node_id": "IF_Ag", "name": "Priority", "data_type": "single_select"},
+		"issue_field_value": {"issue_field_id": 2, "issue_field_name": "Priority", "node_id": "IFSS_AgID", "data_type": "single_select", "value": 13,
+			"single_select_option": {"id": 13, "name": "Low", "color": "green"}},
+		` + common + `}`, `{
+		"action": "field_removed",
+		"changes": {"issue_field_value": {"from": {"issue_field_id": 3, "issue_field_name": "Estimate", "node_id": "IFN_AwID", "data_type": "number", "value": 5}}},
+		"issue_field": {"id": 3, "node_id": "IF_Aw", "name": "Estimate", "data_type": "number"},
+		"issue_field_value": null,
+		` + common + `}`}
+
+	rc := newReceiver(t, always(http.StatusOK))
+	n := newNotifier(t, rc.URL, webhook.Options{Workers: 1}, nil)
+	if err := n.Notify(context.Background(), threeChanges); err != nil {
+		t.Fatalf("Notify: %v", err)
+	}
+	closeNotifier(t, n)
+	reqs := rc.requests()
+	if len(reqs) != len(want) {
+		t.Fatalf("receiver got %d requests, want %d", len(reqs), len(want))
+	}
+	for i, r := range reqs {
+		var got, wantBody any
+		if err := json.Unmarshal(r.body, &got); err != nil {
+			t.Fatalf("delivery %d: body is not JSON: %v\n%s", i, err, r.body)
+		}
+		if err := json.Unmarshal([]byte(want[i]), &wantBody); err != nil {
+			t.Fatalf("want %d: %v", i, err)
+		}
+		if diff := cmp.Diff(wantBody, got); diff != "" {
+			t.Errorf("delivery %d body differs (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+func TestEventWithoutChangesSendsNothing(t *testing.T) {
+	rc := newReceiver(t, always(http.StatusOK))
+	n := newNotifier(t, rc.URL, webhook.Options{}, nil)
+	e := testEvent("evt-1")
+	e.Changes = nil
+	if err := n.Notify(context.Background(), e); err != nil {
+		t.Fatalf("Notify: %v", err)
+	}
+	closeNotifier(t, n)
+	if got := len(rc.requests()); got != 0 {
+		t.Errorf("receiver got %d requests, want 0", got)
+	}
+	if diff := cmp.Diff(webhook.Stats{}, n.Stats()); diff != "" {
+		t.Errorf("Stats differ (-want +got):\n%s", diff)
 	}
 }
 
@@ -394,14 +500,20 @@ func TestSlowReceiverDoesNotBlockNotify(t *testing.T) {
 			t.Fatalf("Notify(%s): %v", id, err)
 		}
 	}
-	if err := n.Notify(ctx, testEvent("evt-4")); !errors.Is(err, webhook.ErrQueueFull) {
+	err := n.Notify(ctx, testEvent("evt-4"))
+	if !errors.Is(err, webhook.ErrQueueFull) {
 		t.Fatalf("Notify(evt-4) with a full queue = %v, want ErrQueueFull", err)
+	}
+	if !strings.Contains(err.Error(), "evt-4") {
+		t.Errorf("Notify(evt-4) = %q, which does not name the event", err)
 	}
 	if got := n.Stats().Dropped; got != 1 {
 		t.Errorf("Stats().Dropped = %d, want 1", got)
 	}
-	if !strings.Contains(logs.String(), "evt-4") {
-		t.Errorf("the drop is not logged with the event id; logs:\n%s", logs.String())
+	// The caller logs the error (the handler does, once); the notifier
+	// does not log the drop a second time.
+	if strings.Contains(logs.String(), "evt-4") {
+		t.Errorf("the notifier logged the drop it returned as an error; logs:\n%s", logs.String())
 	}
 
 	rc.unblock()
@@ -417,28 +529,32 @@ func TestCloseDeliversQueue(t *testing.T) {
 	seen := map[string]int{}
 	var got []string
 	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var e issuefields.Event
-		if err := json.NewDecoder(r.Body).Decode(&e); err != nil {
+		var p struct {
+			Issue struct{ Number int64 } `json:"issue"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
 			t.Errorf("receiver: %v", err)
 		}
+		issue := fmt.Sprintf("issue-%02d", p.Issue.Number)
 		mu.Lock()
 		defer mu.Unlock()
-		seen[e.ID]++
-		if seen[e.ID] == 1 {
+		seen[issue]++
+		if seen[issue] == 1 {
 			w.WriteHeader(http.StatusBadGateway)
 			return
 		}
-		got = append(got, e.ID)
+		got = append(got, issue)
 	}))
 	t.Cleanup(rc.Close)
 	n := newNotifier(t, rc.URL, webhook.Options{Workers: 3}, nil)
 
 	var want []string
 	for i := range 50 {
-		id := fmt.Sprintf("evt-%02d", i)
-		want = append(want, id)
-		if err := n.Notify(context.Background(), testEvent(id)); err != nil {
-			t.Fatalf("Notify(%s): %v", id, err)
+		e := testEvent(fmt.Sprintf("evt-%02d", i))
+		e.IssueNumber = int64(i)
+		want = append(want, fmt.Sprintf("issue-%02d", i))
+		if err := n.Notify(context.Background(), e); err != nil {
+			t.Fatalf("Notify(%s): %v", e.ID, err)
 		}
 	}
 	closeNotifier(t, n)
@@ -576,7 +692,7 @@ func TestLogsHideSecrets(t *testing.T) {
 		name, url, want string
 	}{
 		{"refused", refusing.URL, "403"},
-		{"unreachable", gone.URL, "evt-1"},
+		{"unreachable", gone.URL, "connect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := strings.Replace(tc.url, "http://", "http://hook:"+password+"@", 1)
@@ -594,19 +710,20 @@ func TestLogsHideSecrets(t *testing.T) {
 			}
 			closeNotifier(t, n)
 
-			body, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
 			out := logs.String()
-			for _, leak := range []string{string(testSecret), password, webhook.Sign(testSecret, body)} {
+			for _, leak := range []string{string(testSecret), password, "sha256="} {
 				if strings.Contains(out, leak) {
 					t.Errorf("logs show %q:\n%s", leak, out)
 				}
 			}
-			for _, want := range []string{"evt-1", tc.want} {
+			for _, want := range []string{"evt-1", "issues", "field_added", tc.want} {
 				if !strings.Contains(out, want) {
 					t.Errorf("logs do not mention %q:\n%s", want, out)
+				}
+			}
+			if reqs := refusing.requests(); tc.url == refusing.URL && len(reqs) > 0 {
+				if id := reqs[0].header.Get("X-Service-Delivery"); !strings.Contains(out, "delivery="+id) {
+					t.Errorf("logs do not name the delivery %s:\n%s", id, out)
 				}
 			}
 		})

@@ -12,22 +12,42 @@ import (
 	"github.com/issuefields/issuefields/webhook"
 )
 
+// delivery is what the test reads of a webhook delivery's body.
+type delivery struct {
+	Action string `json:"action"`
+	Issue  struct {
+		Number int64  `json:"number"`
+		URL    string `json:"url"`
+	} `json:"issue"`
+	Repository struct {
+		FullName string `json:"full_name"`
+		Private  bool   `json:"private"`
+	} `json:"repository"`
+	Sender struct {
+		Login string `json:"login"`
+	} `json:"sender"`
+	IssueFieldValue *issuefields.FieldValue `json:"issue_field_value"`
+}
+
 // TestWebhookDelivery runs the server with -webhook and checks that a write
-// reaches the receiver as one signed event, and that a graceful stop drains
-// the queue first.
+// of one value reaches the receiver as one signed issues delivery, and that
+// a graceful stop drains the queue first.
 func TestWebhookDelivery(t *testing.T) {
 	const secret = "example-secret"
-	received := make(chan issuefields.Event, 10)
+	received := make(chan delivery, 10)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if !webhook.Verify([]byte(secret), body, r.Header.Get("X-Service-Signature-256")) {
 			t.Errorf("delivery with a bad signature %q", r.Header.Get("X-Service-Signature-256"))
 		}
-		var e issuefields.Event
-		if err := json.Unmarshal(body, &e); err != nil {
-			t.Errorf("delivery is not an event: %v\n%s", err, body)
+		if got := r.Header.Get("X-Service-Event"); got != "issues" {
+			t.Errorf("X-Service-Event = %q, want issues", got)
 		}
-		received <- e
+		var d delivery
+		if err := json.Unmarshal(body, &d); err != nil {
+			t.Errorf("delivery does not decode: %v\n%s", err, body)
+		}
+		received <- d
 	}))
 	defer receiver.Close()
 
@@ -40,17 +60,18 @@ func TestWebhookDelivery(t *testing.T) {
 		t.Fatalf("graceful stop: %v", err)
 	}
 	close(received)
-	var events []issuefields.Event
-	for e := range received {
-		events = append(events, e)
+	var deliveries []delivery
+	for d := range received {
+		deliveries = append(deliveries, d)
 	}
-	if len(events) != 1 {
-		t.Fatalf("receiver got %d events, want 1: %+v", len(events), events)
+	if len(deliveries) != 1 {
+		t.Fatalf("receiver got %d deliveries, want 1: %+v", len(deliveries), deliveries)
 	}
-	e := events[0]
-	if e.Action != issuefields.ActionAdded || e.Repository.Name != "roadmap" || e.IssueNumber != 2 ||
-		e.Actor.Login != "octocat" || len(e.Changes) != 1 || e.Changes[0].Before != nil || e.Changes[0].After == nil {
-		t.Errorf("event = %+v, want octocat's add of one value to roadmap#2", e)
+	d := deliveries[0]
+	if d.Action != "field_added" || d.Issue.Number != 2 || d.Issue.URL != s.base+"repos/octo-org/roadmap/issues/2" ||
+		d.Repository.FullName != "octo-org/roadmap" || !d.Repository.Private || d.Sender.Login != "octocat" ||
+		d.IssueFieldValue == nil || d.IssueFieldValue.Value != 8.0 {
+		t.Errorf("delivery = %+v, want octocat's field_added of 8 on the private octo-org/roadmap#2", d)
 	}
 }
 
