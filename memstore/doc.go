@@ -1,7 +1,7 @@
 // Package memstore provides an in-memory [issuefields.Store], for tests and
 // examples: its data lives as long as the process.
 //
-// A [Store] starts empty. Its seed methods, those of [issuefields.Seeder]
+// A [Store] starts empty. Its seed methods, those of storetest.Seeder
 // (AddOrganization, AddField, AddRepository, RenameRepository,
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // fill it; each either applies completely or returns an error and changes

@@ -20,10 +20,7 @@ type Store struct {
 	lastID   int64 // the ID of the repository added last
 }
 
-var (
-	_ issuefields.Store  = (*Store)(nil)
-	_ issuefields.Seeder = (*Store)(nil)
-)
+var _ issuefields.Store = (*Store)(nil)
 
 // New returns an empty Store.
 func New() *Store {

@@ -16,7 +16,7 @@
 // hands out the same slice, would only keep lists it never serves again: a
 // negative ListCacheBytes turns it off.
 //
-// The Store is an [issuefields.Seeder] too: it has the seed methods of
+// The Store is a storetest.Seeder too: it has the seed methods of
 // memstore.Store (AddOrganization, AddField, AddRepository, RenameRepository,
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // with the same rules and error messages, for the program that loads

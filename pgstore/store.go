@@ -16,10 +16,7 @@ type Store struct {
 	pool *pgxpool.Pool
 }
 
-var (
-	_ issuefields.Store  = (*Store)(nil)
-	_ issuefields.Seeder = (*Store)(nil)
-)
+var _ issuefields.Store = (*Store)(nil)
 
 // New returns a Store that works through pool. The pool belongs to the
 // caller, who closes it after the last use of the Store; the tables must

@@ -10,7 +10,7 @@ import (
 )
 
 // Store is a store under test: an issuefields.Store that the suite can also
-// fill through the seed methods of [issuefields.Seeder]. Each seed method
+// fill through the seed methods of [Seeder]. Each seed method
 // either applies completely or returns an error and changes nothing; the
 // suite sets up its cases with valid calls, failing a case when one of them
 // returns an error, and checks with invalid calls that each is refused and
@@ -19,7 +19,7 @@ import (
 // name or a former one.
 type Store interface {
 	issuefields.Store
-	issuefields.Seeder
+	Seeder
 }
 
 // Run runs every case of the suite as a subtest of t named with the sentence

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/storetest"
 )
 
 // demoData is the data the server serves without -data: see dataFile for its
@@ -43,7 +44,7 @@ const (
 // Store is a store that the server serves and loads a data file into.
 type Store interface {
 	issuefields.Store
-	issuefields.Seeder
+	storetest.Seeder
 }
 
 // Command is the example server's command line. The zero value is the command

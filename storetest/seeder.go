@@ -1,9 +1,11 @@
-package issuefields
+package storetest
+
+import "github.com/issuefields/issuefields"
 
 // Seeder puts organizations, fields, repositories, issues and values into a
-// store: the data that the API reads but cannot create. A program that
-// starts a server calls its methods to load initial data, and the storetest
-// suite calls them to set up each case. The handler never calls them.
+// store: the data that the API reads but cannot create. The suite calls its
+// methods to set up each case, and a program that starts a server may call
+// them to load initial data. The handler never calls them.
 //
 // Every method either applies completely or returns an error and changes
 // nothing. The methods take no context: they are meant for start-up and
@@ -11,19 +13,20 @@ package issuefields
 // for the handler to use while a seed method runs.
 //
 // Owners and repository names match case-insensitively, as
-// [Store.Repository] matches them: every owner/name argument names a
-// repository by its current owner and name or by any it had before. An
-// account (the owner of repositories) is an organization if AddOrganization
-// added it, and a user otherwise; the store creates a user the first time a
-// repository is given to it, spelt as it is first given. Only organizations
-// have fields.
+// [issuefields.Store.Repository] matches them: every owner/name argument
+// names a repository by its current owner and name or by any it had before.
+// An account (the owner of repositories) is an organization if
+// AddOrganization added it, and a user otherwise; the store creates a user
+// the first time a repository is given to it, spelt as it is first given.
+// Only organizations have fields.
 //
 // Errors: a method that is given a repository that is not found by its
 // owner/name (or, for AddField, an organization that the store does not have)
-// returns an error that wraps ErrNotFound; one that is given an issue that
-// was deleted returns an error that wraps ErrIssueDeleted, and one that was
-// never added or was transferred away, ErrNotFound. The storetest suite checks
-// these, and that a refused call changes nothing.
+// returns an error that wraps [issuefields.ErrNotFound]; one that is given an
+// issue that was deleted returns an error that wraps
+// [issuefields.ErrIssueDeleted], and one that was never added or was
+// transferred away, ErrNotFound. The suite checks these, and that a refused
+// call changes nothing.
 //
 // Issue numbers are never reused: a number that a repository has used, for a
 // live, deleted or transferred issue, cannot be added again, so a version
@@ -37,8 +40,8 @@ type Seeder interface {
 	// AddField appends f to the fields of the organization org, after the
 	// fields it has; Store.Fields lists them in that order. The store keeps
 	// a copy of f. It returns an error if org is not an organization of the
-	// store, or if ValidateField refuses f among the organization's fields.
-	AddField(org string, f Field) error
+	// store, or if issuefields.ValidateField refuses f among the organization's fields.
+	AddField(org string, f issuefields.Field) error
 
 	// AddRepository adds the repository owner/name and returns it as
 	// Store.Repository would, with an ID that no other repository of the
@@ -46,7 +49,7 @@ type Seeder interface {
 	// new one takes it over and the old one is no longer found by it. It
 	// returns an error if owner or name is empty or contains a slash, or if a
 	// repository is called owner/name now.
-	AddRepository(owner, name string, private bool) (Repository, error)
+	AddRepository(owner, name string, private bool) (issuefields.Repository, error)
 
 	// RenameRepository renames the repository owner/name to newName under
 	// the same owner. The repository keeps its ID, its issues and their
@@ -91,5 +94,5 @@ type Seeder interface {
 	// given, in their order, without checking them against the
 	// organization's fields: seed data must be valid, as the handler would
 	// have written it. It returns an error if there is no such live issue.
-	SetValues(owner, repo string, number int64, values []Value) error
+	SetValues(owner, repo string, number int64, values []issuefields.Value) error
 }
