@@ -143,10 +143,11 @@ type server struct {
 }
 
 // startServer builds the example server, starts it on a free loopback port
-// with testData, GitHub's header names, the API under mountPrefix and the
-// write rate limits off, and returns once it listens. The server is stopped
-// with SIGTERM when the test ends; a stop that is not clean fails the test.
-func startServer(t *testing.T) *server {
+// with testData, GitHub's header names, the API under mountPrefix, the write
+// rate limits off and the flags of extra, and returns once it listens. The
+// server is stopped with SIGTERM when the test ends; a stop that is not clean
+// fails the test.
+func startServer(t *testing.T, extra ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
 	bin := buildExample(t, dir)
@@ -163,6 +164,7 @@ func startServer(t *testing.T) *server {
 		"-write-limit", "0",
 		"-write-limit-hourly", "0",
 	}
+	args = append(args, extra...)
 	s := &server{}
 
 	stdout := &listenWatcher{found: make(chan string, 1)}
