@@ -1,6 +1,7 @@
 package issuefields_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -207,4 +208,26 @@ func BenchmarkDelete(b *testing.B) {
 	}
 	restore(b)
 	benchmarkOp(b, h, benchOp{method: "DELETE", path: valuesPath(benchOrg, benchRepo, 2) + "/5", status: http.StatusNoContent, before: restore})
+}
+
+// BenchmarkLongItemList reports the bytes a request allocates to be refused
+// for a 1 MiB body of the form {"issue_field_values":[1,1,1,…]}: the handler
+// stops reading at the 26th item, so they stay proportional to 25 items,
+// whatever the rest of the body holds.
+func BenchmarkLongItemList(b *testing.B) {
+	h, _ := newBenchHandler(b)
+	prefix := `{"issue_field_values":[`
+	n := (issuefields.DefaultMaxBodyBytes - len(prefix) - 2) / 2
+	body := []byte(prefix + strings.Repeat("1,", n-1) + "1]}")
+	w := &discardWriter{header: http.Header{}}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.reset()
+		req := httptest.NewRequest("POST", valuesPath(benchOrg, benchRepo, 2), bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer t")
+		h.ServeHTTP(w, req)
+		if w.status != http.StatusUnprocessableEntity {
+			b.Fatalf("status %d, want 422", w.status)
+		}
+	}
 }

@@ -24,6 +24,7 @@ var (
 	errBodyUnreadable         = errors.New("request body unreadable")
 	errBodyNotJSON            = errors.New("request body is not JSON")
 	errBodyNotObject          = errors.New("request body is not a JSON object")
+	errDuplicateKey           = errors.New("request body repeats a key")
 	errValidationFailed       = errors.New("validation failed")
 	errSecondaryRateLimit     = errors.New("secondary rate limit exceeded")
 	errPreconditionFailed     = errors.New("If-Match does not match")
@@ -67,6 +68,7 @@ var statusTable = []struct {
 	{err: errBodyUnreadable, status: http.StatusBadRequest, message: "Problems reading the request body"},
 	{err: errBodyNotJSON, status: http.StatusBadRequest, message: "Problems parsing JSON"},
 	{err: errBodyNotObject, status: http.StatusBadRequest, message: "Body should be a JSON object"},
+	{err: errDuplicateKey, status: http.StatusBadRequest, message: "A key appears more than once in one object of the body."},
 	{err: errValidationFailed, status: http.StatusUnprocessableEntity, message: "Validation Failed"},
 	{err: errSecondaryRateLimit, status: http.StatusUnprocessableEntity, message: "You have exceeded a secondary rate limit for writes."},
 	{err: errPreconditionFailed, status: http.StatusPreconditionFailed, message: "Precondition Failed: the issue's field values changed since the ETag in If-Match was issued. Read them again and retry."},
@@ -116,6 +118,13 @@ func methodNotAllowed(allow string) error {
 // bodyTooLarge is the 413 of a request body larger than limit bytes.
 func bodyTooLarge(limit int64) error {
 	return &requestError{condition: errBodyTooLarge, message: fmt.Sprintf("The request body is larger than %d bytes.", limit)}
+}
+
+// duplicateKey is the 400 of a body in which key appears twice in one
+// object.
+func duplicateKey(key string) error {
+	return &requestError{condition: errDuplicateKey,
+		message: fmt.Sprintf("The key %q appears more than once in one object of the body; send each key once.", key)}
 }
 
 // validationFailed is the 422 that lists the invalid parts of a body.

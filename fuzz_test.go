@@ -131,6 +131,9 @@ func judgeBody(body []byte, post bool) verdict {
 	if len(body) > fuzzBodyLimit {
 		return verdict{status: http.StatusRequestEntityTooLarge}
 	}
+	if status := streamVerdict(body); status != 0 {
+		return verdict{status: status}
+	}
 	if !utf8.Valid(body) || !json.Valid(body) {
 		return verdict{status: http.StatusBadRequest}
 	}
@@ -163,6 +166,76 @@ func judgeBody(body []byte, post bool) verdict {
 		v.values = nil
 	}
 	return v
+}
+
+// streamVerdict reads body as a stream of tokens, as the contract's steps 1
+// and 2 decide while the body arrives: a body whose issue_field_values array
+// reaches a 26th item is refused when that item begins, with 422, or with 400
+// if a key appeared twice in one object before it; a body that repeats a key
+// anywhere is a 400. It returns 0 when neither applies, or the body is not
+// JSON before either.
+func streamVerdict(body []byte) int {
+	type frame struct {
+		object, items bool
+		keys          map[string]bool
+		// expectKey is set when the object's next string token is a key.
+		expectKey bool
+		count     int
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var stack []*frame
+	duplicate, itemsSeen, lastKey := false, false, ""
+	for started := false; !started || len(stack) > 0; started = true {
+		top := (*frame)(nil)
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.items && top.count == issuefields.MaxItems {
+			offset := int(dec.InputOffset())
+			rest := bytes.TrimLeft(body[offset:], " \t\r\n")
+			if len(rest) > 0 && rest[0] == ',' {
+				rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+				if len(rest) > 0 && strings.IndexByte(`{["-0123456789tfn`, rest[0]) >= 0 {
+					if duplicate || !utf8.Valid(body[:offset]) {
+						return http.StatusBadRequest
+					}
+					return http.StatusUnprocessableEntity
+				}
+			}
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return 0
+		}
+		if key, ok := tok.(string); ok && top != nil && top.object && top.expectKey {
+			duplicate = duplicate || top.keys[key]
+			top.keys[key], top.expectKey, lastKey = true, false, key
+			continue
+		}
+		if top != nil && top.items && tok != json.Delim(']') {
+			top.count++
+		}
+		if top != nil && top.object {
+			top.expectKey = true
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, keys: map[string]bool{}, expectKey: true})
+		case json.Delim('['):
+			items := len(stack) == 1 && lastKey == "issue_field_values" && !itemsSeen
+			itemsSeen = itemsSeen || items
+			stack = append(stack, &frame{items: items})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 1 && stack[0].object && tok != json.Delim('{') {
+			itemsSeen = itemsSeen || lastKey == "issue_field_values"
+		}
+	}
+	if duplicate {
+		return http.StatusBadRequest
+	}
+	return 0
 }
 
 // judgeItem reads one item; seen holds the field IDs of the items before.

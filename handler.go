@@ -187,7 +187,7 @@ func New(cfg Config) (*Handler, error) {
 
 // ServeHTTP serves one request of the API.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := h.startRequest(w)
+	rec := h.startRequest(w, r)
 	if h.log.Enabled(r.Context(), slog.LevelInfo) {
 		rec.start = time.Now()
 		defer h.logRequest(rec, r)
@@ -376,11 +376,7 @@ func (h *Handler) setValues(c *call) error { return h.writeValues(c, ActionSet, 
 // the mutation that newMutation makes of the validated values, and answers
 // with the whole list.
 func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutation func([]Value) mutation) error {
-	body, err := readBody(c.w, c.r, h.maxBodyBytes)
-	if err != nil {
-		return err
-	}
-	items, err := decodeItems(body)
+	items, err := readItems(c.w, c.r, h.maxBodyBytes, &c.w.bodyPending)
 	if err != nil {
 		return err
 	}

@@ -2,159 +2,16 @@ package issuefields
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
-// Request bodies are checked once with validJSON and then walked with these
-// functions, which assume valid JSON: without reflection, and without
-// encoding/json's byte-at-a-time state machine. Each takes a JSON value with
-// no surrounding whitespace.
+// Request bodies are checked once by the bodyScanner and their items then
+// walked with these functions, which assume valid JSON: without reflection,
+// and without encoding/json's byte-at-a-time state machine. Each takes a JSON
+// value with no surrounding whitespace.
 
 // maxJSONDepth is how deeply arrays and objects may nest, encoding/json's
 // limit.
 const maxJSONDepth = 10000
-
-// validJSON reports whether data is one JSON value, with whitespace around it
-// allowed, in valid UTF-8: exactly what utf8.Valid and json.Valid accept
-// together.
-func validJSON(data []byte) bool {
-	i, ok := validValue(data, skipSpace(data, 0), 0)
-	return ok && skipSpace(data, i) == len(data)
-}
-
-// validValue checks the value that starts at data[i], nested depth deep, and
-// returns the index just past it.
-func validValue(data []byte, i, depth int) (int, bool) {
-	if i >= len(data) {
-		return i, false
-	}
-	switch c := data[i]; {
-	case c == '"':
-		return validString(data, i)
-	case c == '{' || c == '[':
-		return validContainer(data, i, depth+1)
-	case c == '-' || '0' <= c && c <= '9':
-		return validNumber(data, i)
-	}
-	for _, literal := range []string{"true", "false", "null"} {
-		if len(data)-i >= len(literal) && string(data[i:i+len(literal)]) == literal {
-			return i + len(literal), true
-		}
-	}
-	return i, false
-}
-
-// validContainer checks the object or array that starts at data[i].
-func validContainer(data []byte, i, depth int) (int, bool) {
-	if depth > maxJSONDepth {
-		return i, false
-	}
-	object := data[i] == '{'
-	closing := byte(']')
-	if object {
-		closing = '}'
-	}
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == closing {
-		return i + 1, true
-	}
-	for {
-		var ok bool
-		if object {
-			if i >= len(data) || data[i] != '"' {
-				return i, false
-			}
-			if i, ok = validString(data, i); !ok {
-				return i, false
-			}
-			if i = skipSpace(data, i); i >= len(data) || data[i] != ':' {
-				return i, false
-			}
-			i = skipSpace(data, i+1)
-		}
-		if i, ok = validValue(data, i, depth); !ok {
-			return i, false
-		}
-		switch i = skipSpace(data, i); {
-		case i < len(data) && data[i] == ',':
-			i = skipSpace(data, i+1)
-		case i < len(data) && data[i] == closing:
-			return i + 1, true
-		default:
-			return i, false
-		}
-	}
-}
-
-// validString checks the string that starts at data[i]: no control
-// characters, only JSON's escapes, valid UTF-8.
-func validString(data []byte, i int) (int, bool) {
-	for i++; i < len(data); {
-		switch c := data[i]; {
-		case c == '"':
-			return i + 1, true
-		case c < 0x20:
-			return i, false
-		case c == '\\':
-			if i+1 >= len(data) {
-				return i, false
-			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if len(data)-i < 6 || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
-					return i, false
-				}
-				i += 6
-			default:
-				return i, false
-			}
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				return i, false
-			}
-			i += size
-		}
-	}
-	return i, false
-}
-
-// validNumber checks the number that starts at data[i]:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func validNumber(data []byte, i int) (int, bool) {
-	if data[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(data) && data[i] == '0':
-		i++
-	case i < len(data) && '1' <= data[i] && data[i] <= '9':
-		i = skipDigits(data, i)
-	default:
-		return i, false
-	}
-	if i < len(data) && data[i] == '.' {
-		if i+1 >= len(data) || !isDigit(data[i+1]) {
-			return i, false
-		}
-		i = skipDigits(data, i+1)
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i >= len(data) || !isDigit(data[i]) {
-			return i, false
-		}
-		i = skipDigits(data, i)
-	}
-	return i, true
-}
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
@@ -171,6 +28,16 @@ func skipDigits(data []byte, i int) int {
 
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimSpace returns data without JSON whitespace around it.
+func trimSpace(data []byte) []byte {
+	data = data[skipSpace(data, 0):]
+	end := len(data)
+	for end > 0 && isSpace(data[end-1]) {
+		end--
+	}
+	return data[:end]
+}
 
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.

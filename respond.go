@@ -25,6 +25,9 @@ type recorder struct {
 	// header, and permissions its value: what the matched route needs, or
 	// nothing for a request that matched none.
 	permissionsHeader, permissions string
+	// bodyPending is set while the request has a body, over HTTP/1, that
+	// has not been read to its end.
+	bodyPending bool
 	// values holds header values; used counts the slots taken.
 	values [8]string
 	used   int
@@ -65,20 +68,26 @@ func (rec *recorder) Write(b []byte) (int, error) {
 }
 
 // begin records status and sets the permissions header, unless the answer
-// has begun already.
+// has begun already. An answer given before the body was read to its end
+// closes the connection: otherwise net/http would read what is left of the
+// body before it sends the answer, waiting as long as the client sends it.
 func (rec *recorder) begin(status int) {
 	if rec.status == 0 {
 		rec.status = status
 		rec.setHeader(rec.permissionsHeader, rec.permissions)
+		if rec.bodyPending {
+			rec.setHeader("Connection", "close")
+		}
 	}
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
-// startRequest gives a request its id, and the recorder that answers it.
-func (h *Handler) startRequest(w http.ResponseWriter) *recorder {
-	rec := &recorder{ResponseWriter: w, id: h.ids.next(), permissionsHeader: h.header.permissions}
+// startRequest gives r its id, and the recorder that answers it.
+func (h *Handler) startRequest(w http.ResponseWriter, r *http.Request) *recorder {
+	rec := &recorder{ResponseWriter: w, id: h.ids.next(), permissionsHeader: h.header.permissions,
+		bodyPending: r.ProtoMajor == 1 && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody}
 	rec.setHeader(h.header.requestID, rec.id)
 	return rec
 }

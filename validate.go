@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,61 +25,6 @@ const (
 )
 
 const resourceName = "IssueFieldValue"
-
-// readBody reads the request body, refusing one larger than limit with 413.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
-			return nil, bodyTooLarge(limit)
-		}
-		return nil, fmt.Errorf("%w: %w", errBodyUnreadable, err)
-	}
-	return body, nil
-}
-
-// decodeItems checks that body is a JSON object with an issue_field_values
-// array of at most MaxItems entries, and returns the entries undecoded.
-func decodeItems(body []byte) ([][]byte, error) {
-	if !validJSON(body) {
-		return nil, errBodyNotJSON
-	}
-	body = trimSpace(body)
-	if body[0] != '{' {
-		return nil, errBodyNotObject
-	}
-	var raw []byte
-	eachMember(body, func(key, value []byte) {
-		if keyIs(key, "issue_field_values") {
-			raw = value
-		}
-	})
-	if raw == nil {
-		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "missing_field",
-			Message: `The body needs "issue_field_values", an array of {"field_id", "value"} objects; an empty array clears every value.`})
-	}
-	if raw[0] != '[' {
-		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
-			Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
-	}
-	items := make([][]byte, 0, MaxItems)
-	eachElement(raw, func(elem []byte) { items = append(items, elem) })
-	if len(items) > MaxItems {
-		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
-			Message: fmt.Sprintf(`"issue_field_values" has %d items; one request may write at most %d.`, len(items), MaxItems)})
-	}
-	return items, nil
-}
-
-// trimSpace returns data without JSON whitespace around it.
-func trimSpace(data []byte) []byte {
-	data = data[skipSpace(data, 0):]
-	end := len(data)
-	for end > 0 && isSpace(data[end-1]) {
-		end--
-	}
-	return data[:end]
-}
 
 // parseItems turns the items of a request body into values for fields,
 // reporting every invalid item. allowArrays is true for add (POST), which may
