@@ -17,6 +17,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/storetest"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // demoData is the data the server serves without -data: see dataFile for its
@@ -121,11 +122,20 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	store, handlerLog := issuefields.Store(d.store), logger
+	var m *metrics
+	if opts.debugAddr != "" {
+		m = newMetrics()
+		store, handlerLog = timed(d.store, m), m.countRequests(logger)
+		if hook, ok := notifier.(*webhook.Notifier); ok {
+			m.showWebhook(func() any { return hook.Stats() })
+		}
+	}
 	h, err := issuefields.New(issuefields.Config{
-		Store:          d.store,
+		Store:          store,
 		Verifier:       d.tokens,
 		Vendor:         opts.vendor,
-		Logger:         logger,
+		Logger:         handlerLog,
 		Notifier:       notifier,
 		WriteLimits:    opts.writeLimits(),
 		ListCacheBytes: c.ListCacheBytes,
@@ -133,23 +143,28 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	var handler http.Handler = h
-	if opts.prefix != "" {
-		mux := http.NewServeMux()
-		mux.Handle(opts.prefix+"/", http.StripPrefix(opts.prefix, h))
-		handler = mux
-	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           routes(h, opts.prefix, d.store, logger),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       opts.readTimeout,
 		WriteTimeout:      opts.writeTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
+	}
+	var debugURL string
+	if m != nil {
+		url, closeDebug, err := serveDebug(opts.debugAddr, m, srv.ErrorLog)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer closeDebug()
+		debugURL = url
+		logger.Info("debug listening", "url", debugURL)
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -157,6 +172,9 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	base := "http://" + ln.Addr().String() + opts.prefix
 	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")
 	fmt.Fprintf(stdout, "listening on %s/\n", base)
+	if debugURL != "" {
+		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, counters on %[1]s/debug/vars\n", debugURL)
+	}
 	if err := printUsage(stdout, base, opts.vendor, d); err != nil {
 		logger.Error("cannot print the start-up message", "err", err)
 	}

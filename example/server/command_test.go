@@ -116,21 +116,8 @@ func startCommand(t *testing.T, c Command, args ...string) *running {
 // body.
 func do(t *testing.T, method, url, token, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
+	a := send(t, method, url, token, body)
+	return a.status, a.body
 }
 
 func TestServeDemo(t *testing.T) {

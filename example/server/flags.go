@@ -36,6 +36,9 @@ type options struct {
 	// readTimeout and writeTimeout bound reading a whole request and
 	// writing an answer; 0 sets no bound.
 	readTimeout, writeTimeout time.Duration
+	// debugAddr is the address of the debug listener, which serves
+	// profiles and counters; "" serves none.
+	debugAddr string
 }
 
 // The values of -log-format.
@@ -78,6 +81,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug, info (a line per request and per event), warn or error")
 	fs.DurationVar(&opts.readTimeout, "read-timeout", 0, "longest `time` to read a whole request, body included; 0 for no bound, as suits a server on loopback")
 	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound, as suits a server on loopback")
+	fs.StringVar(&opts.debugAddr, "debug-addr", "", "`host:port` of a second listener that serves Go's profiles (/debug/pprof/) and counters (/debug/vars); without it, none")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
@@ -97,6 +101,9 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	}
 	if _, _, err := net.SplitHostPort(opts.addr); err != nil {
 		return opts, fmt.Errorf("-addr %q: want host:port, such as 127.0.0.1:8080", opts.addr)
+	}
+	if _, _, err := net.SplitHostPort(opts.debugAddr); opts.debugAddr != "" && err != nil {
+		return opts, fmt.Errorf("-debug-addr %q: want host:port, such as 127.0.0.1:6060", opts.debugAddr)
 	}
 	if opts.prefix, err = cleanPrefix(opts.prefix); err != nil {
 		return opts, err

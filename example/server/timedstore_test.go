@@ -1,0 +1,106 @@
+package server
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/issuefields/issuefields"
+)
+
+// notStoreInterfaces are the interfaces of package issuefields that are not
+// a Store's: timed need not pass them through.
+var notStoreInterfaces = []string{"TokenVerifier", "Notifier", "Seeder"}
+
+// timedInterfaces are the interfaces of package issuefields that timed
+// passes through.
+var timedInterfaces = []string{"Store"}
+
+// TestTimedPassesThroughEveryStoreInterface reads the interfaces that
+// package issuefields declares, so that a new optional interface of a Store
+// fails here until timed passes it through: a wrapper that hid it would
+// change what the handler does under -debug-addr.
+func TestTimedPassesThroughEveryStoreInterface(t *testing.T) {
+	pkgs, err := parser.ParseDir(token.NewFileSet(), "../..", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, f := range pkgs["issuefields"].Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.IsExported() {
+				if _, ok := ts.Type.(*ast.InterfaceType); ok && !slices.Contains(notStoreInterfaces, ts.Name.Name) {
+					found = append(found, ts.Name.Name)
+				}
+			}
+			return true
+		})
+	}
+	slices.Sort(found)
+	want := slices.Sorted(slices.Values(timedInterfaces))
+	if !slices.Equal(found, want) {
+		t.Errorf("package issuefields declares the store interfaces %v; timed passes through %v", found, want)
+	}
+}
+
+// TestTimedChangesNoAnswer serves the same requests from a handler over a
+// store and over the store timed, and compares the answers.
+func TestTimedChangesNoAnswer(t *testing.T) {
+	newHandler := func(wrap func(issuefields.Store) issuefields.Store) http.Handler {
+		d, err := load(demoData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := issuefields.New(issuefields.Config{Store: wrap(d.store), Verifier: d.tokens, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	plain := newHandler(func(s issuefields.Store) issuefields.Store { return s })
+	m := newMetrics()
+	timedHandler := newHandler(func(s issuefields.Store) issuefields.Store { return timed(s, m) })
+
+	for _, req := range []struct{ method, path, token, body string }{
+		{"GET", "/repos/octo-org/hello-world/issues/1/issue-field-values", "", ""},
+		{"GET", "/repos/octo-org/roadmap/issues/1/issue-field-values", "demo-outsider-token", ""},
+		{"POST", "/repos/octo-org/hello-world/issues/3/issue-field-values", "demo-writer-token", `{"issue_field_values":[{"field_id":2,"value":8}]}`},
+		{"PUT", "/repos/octo-org/hello-world/issues/3/issue-field-values", "demo-writer-token", `{"issue_field_values":[{"field_id":4,"value":"x"}]}`},
+		{"POST", "/repos/octo-org/hello-world/issues/3/issue-field-values", "demo-writer-token", `{"issue_field_values":[{"field_id":9,"value":8}]}`},
+		{"DELETE", "/repos/octo-org/hello-world/issues/3/issue-field-values/4", "demo-writer-token", ""},
+		{"GET", "/repos/octo-org/hello-world/issues/4/issue-field-values", "", ""},
+		{"GET", "/repos/octo-org/hello-world/issues/5/issue-field-values", "", ""},
+		{"GET", "/repos/octo-org/docs/issues/1/issue-field-values", "", ""},
+		{"GET", "/repos/octo-org/hello-world/issues/3/issue-field-values", "", ""},
+	} {
+		serve := func(h http.Handler) *httptest.ResponseRecorder {
+			r := httptest.NewRequest(req.method, req.path, strings.NewReader(req.body))
+			r.Header.Set("X-Service-Api-Version", issuefields.DefaultAPIVersion)
+			if req.token != "" {
+				r.Header.Set("Authorization", "Bearer "+req.token)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			w.Header().Del("X-Service-Request-Id")
+			return w
+		}
+		want, got := serve(plain), serve(timedHandler)
+		if want.Code != got.Code || want.Body.String() != got.Body.String() || !cmp.Equal(want.Header(), got.Header()) {
+			t.Errorf("%s %s: timed answers %d %v %s; the store alone %d %v %s",
+				req.method, req.path, got.Code, got.Header(), got.Body, want.Code, want.Header(), want.Body)
+		}
+	}
+	if n := m.storeCalls.Get("CompareAndSwap"); n == nil || n.String() == "0" {
+		t.Errorf("timed counted no CompareAndSwap")
+	}
+}
