@@ -11,7 +11,14 @@ import (
 // handler asks a store for optional interfaces; the store timed returns
 // implements exactly those of store, so that timing changes no answer.
 func timed(store issuefields.Store, m *metrics) issuefields.Store {
-	return timedStore{store: store, metrics: m}
+	t := timedStore{store: store, metrics: m}
+	if fm, ok := store.(issuefields.FieldManager); ok {
+		return struct {
+			timedStore
+			timedFieldManager
+		}{t, timedFieldManager{fm, m}}
+	}
+	return t
 }
 
 // timedStore is a Store that counts and times the calls of store.
@@ -43,4 +50,20 @@ func (s timedStore) Values(ctx context.Context, issue issuefields.IssueKey) ([]i
 func (s timedStore) CompareAndSwap(ctx context.Context, issue issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
 	defer s.metrics.observeStore("CompareAndSwap", time.Now())
 	return s.store.CompareAndSwap(ctx, issue, expected, values)
+}
+
+// timedFieldManager is a FieldManager that counts and times the calls of fm.
+type timedFieldManager struct {
+	fm      issuefields.FieldManager
+	metrics *metrics
+}
+
+func (s timedFieldManager) OrganizationFields(ctx context.Context, org string) ([]issuefields.Field, error) {
+	defer s.metrics.observeStore("OrganizationFields", time.Now())
+	return s.fm.OrganizationFields(ctx, org)
+}
+
+func (s timedFieldManager) ChangeFields(ctx context.Context, org string, change func(current []issuefields.Field) ([]issuefields.Field, error)) ([]issuefields.Field, error) {
+	defer s.metrics.observeStore("ChangeFields", time.Now())
+	return s.fm.ChangeFields(ctx, org, change)
 }

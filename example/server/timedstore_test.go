@@ -14,15 +14,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/memstore"
 )
 
 // notStoreInterfaces are the interfaces of package issuefields that are not
 // a Store's: timed need not pass them through.
-var notStoreInterfaces = []string{"TokenVerifier", "Notifier", "Seeder"}
+var notStoreInterfaces = []string{"TokenVerifier", "Notifier"}
 
 // timedInterfaces are the interfaces of package issuefields that timed
 // passes through.
-var timedInterfaces = []string{"Store"}
+var timedInterfaces = []string{"Store", "FieldManager"}
 
 // TestTimedPassesThroughEveryStoreInterface reads the interfaces that
 // package issuefields declares, so that a new optional interface of a Store
@@ -49,7 +50,7 @@ func TestTimedPassesThroughEveryStoreInterface(t *testing.T) {
 	slices.Sort(found)
 	want := slices.Sorted(slices.Values(timedInterfaces))
 	if !slices.Equal(found, want) {
-		t.Errorf("package issuefields declares the store interfaces %v; timed passes through %v", found, want)
+		t.Errorf("package issuefields declares the store interfaces %v; timed (timedstore.go) passes through %v: a store behind -debug-addr would lose the others", found, want)
 	}
 }
 
@@ -102,5 +103,28 @@ func TestTimedChangesNoAnswer(t *testing.T) {
 	}
 	if n := m.storeCalls.Get("CompareAndSwap"); n == nil || n.String() == "0" {
 		t.Errorf("timed counted no CompareAndSwap")
+	}
+}
+
+// TestTimedHasTheOptionalInterfacesOfItsStore checks each optional
+// interface on a store that has it and on one that does not.
+func TestTimedHasTheOptionalInterfacesOfItsStore(t *testing.T) {
+	full := memstore.New()
+	bare := struct{ issuefields.Store }{full}
+	for _, tc := range []struct {
+		name  string
+		check func(issuefields.Store) bool
+	}{
+		{"FieldManager", func(s issuefields.Store) bool { _, ok := s.(issuefields.FieldManager); return ok }},
+	} {
+		if !tc.check(full) || tc.check(bare) {
+			t.Fatalf("the test's stores: memstore has %s %v, the bare store %v", tc.name, tc.check(full), tc.check(bare))
+		}
+		if !tc.check(timed(full, newMetrics())) {
+			t.Errorf("timed hides the %s of its store", tc.name)
+		}
+		if tc.check(timed(bare, newMetrics())) {
+			t.Errorf("timed claims a %s its store does not have", tc.name)
+		}
 	}
 }
