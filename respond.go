@@ -2,10 +2,12 @@ package issuefields
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -90,6 +92,25 @@ func (h *Handler) startRequest(w http.ResponseWriter, r *http.Request) *recorder
 		bodyPending: r.ProtoMajor == 1 && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody}
 	rec.setHeader(h.header.requestID, rec.id)
 	return rec
+}
+
+// requestIDs hands out request ids: a random prefix per Handler, so that ids
+// from several servers do not collide, and a counter.
+type requestIDs struct {
+	prefix string
+	count  atomic.Uint64
+}
+
+// newRequestIDs returns the request ids of a new Handler.
+func newRequestIDs() *requestIDs {
+	return &requestIDs{prefix: rand.Text()[:10] + "-"}
+}
+
+// next returns a new request id, built in one allocation.
+func (ids *requestIDs) next() string {
+	var buf [32]byte
+	id := append(buf[:0], ids.prefix...)
+	return string(strconv.AppendUint(id, ids.count.Add(1), 16))
 }
 
 // logRequest writes the request's log line.
