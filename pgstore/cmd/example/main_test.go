@@ -362,6 +362,27 @@ func TestBadConnectionString(t *testing.T) {
 	}
 }
 
+// TestRefusedConnection checks that a database that refuses connections
+// stops the start with an error that says so and where, without the
+// password, rather than as a failure of the schema's migration.
+func TestRefusedConnection(t *testing.T) {
+	err := command().Run(context.Background(), []string{"-addr", "127.0.0.1:0", "-postgres", "postgres://alice:s3cret@127.0.0.1:1/shop"}, io.Discard, io.Discard)
+	if err == nil {
+		t.Fatal("Run with a database that refuses connections = nil, want an error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"cannot connect to PostgreSQL at 127.0.0.1:1", `database "shop"`, `user "alice"`, "refused"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error does not say %q: %s", want, msg)
+		}
+	}
+	for _, wrong := range []string{"s3cret", "schema"} {
+		if strings.Contains(msg, wrong) {
+			t.Errorf("the error says %q: %s", wrong, msg)
+		}
+	}
+}
+
 // TestHelp checks that -h shows the command, every flag of go run ./example
 // and -postgres, and not the connection string that DATABASE_URL holds.
 func TestHelp(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/issuefields/issuefields/example/server"
 	"github.com/issuefields/issuefields/pgstore"
@@ -57,6 +58,10 @@ func open(ctx context.Context, dsn string, logger *slog.Logger) (server.Store, f
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
+	if err := connect(ctx, pool); err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
 	if err := pgstore.Migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, nil, fmt.Errorf("bringing the database's schema up to date: %w", err)
@@ -64,4 +69,22 @@ func open(ctx context.Context, dsn string, logger *slog.Logger) (server.Store, f
 	c := cfg.ConnConfig
 	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User)
 	return store{Store: pgstore.New(pool), pool: pool}, pool.Close, nil
+}
+
+// connectTimeout bounds the first connection to the database.
+const connectTimeout = 10 * time.Second
+
+// connect makes the first connection to the database, within
+// connectTimeout, so that a database that cannot be reached is reported as
+// such (where, as whom, and why), not as a failure of the schema's
+// migration.
+func connect(ctx context.Context, pool *pgxpool.Pool) error {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := pool.Ping(ctx); err != nil {
+		c := pool.Config().ConnConfig
+		return fmt.Errorf("cannot connect to PostgreSQL at %s:%d, database %q as user %q (is it running? docs/operations.md starts one): %w",
+			c.Host, c.Port, c.Database, c.User, err)
+	}
+	return nil
 }
