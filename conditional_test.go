@@ -403,3 +403,34 @@ func TestIfMatchReadModifyWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestETagAcrossRestarts checks that an ETag taken from an in-memory store
+// does not match the values of a store made again from the same data, as
+// after a restart, once the two have been written the same number of times
+// with different values: a stale If-None-Match gets the list, and a stale
+// If-Match write is refused and changes nothing.
+func TestETagAcrossRestarts(t *testing.T) {
+	path := valuesPath(org, publicRepo, 1)
+	before, _ := newFixtureHandler(t)
+	if r := do(t, before, "POST", path, writerToken, writeBody(fieldItem(notesID, `"Before the restart"`))); r.status != http.StatusOK {
+		t.Fatalf("write before the restart: %d %s", r.status, r.body)
+	}
+	stale := listETag(t, before, 1)
+
+	after, s := newFixtureHandler(t)
+	if r := do(t, after, "POST", path, writerToken, writeBody(fieldItem(notesID, `"After the restart"`))); r.status != http.StatusOK {
+		t.Fatalf("write after the restart: %d %s", r.status, r.body)
+	}
+	if r := doWithHeader(t, after, "GET", path, writerToken, "", "If-None-Match", stale); r.status != http.StatusOK {
+		t.Errorf("list with the ETag from before the restart: status %d, want 200", r.status)
+	}
+	key := issueKeyOf(t, s, org, publicRepo, 1)
+	values, version := readStored(t, s, key)
+	r := doWithHeader(t, after, "PUT", path, writerToken, writeBody(), "If-Match", stale)
+	if r.status != http.StatusPreconditionFailed {
+		t.Errorf("write with If-Match from before the restart: status %d, want 412", r.status)
+	}
+	if got, gotVersion := readStored(t, s, key); gotVersion != version || !cmp.Equal(got, values) {
+		t.Errorf("the refused write changed the store: %+v became %+v", values, got)
+	}
+}

@@ -7,11 +7,15 @@ import (
 	"strings"
 )
 
-// etagOf returns the entity tag of an issue's values: it changes whenever the
-// store's version of the values changes, and whenever a field definition that
-// the response is rendered from (a name, an option) changes.
-func etagOf(version Version, fields []Field) string {
+// etagOf returns the entity tag of the values of issue: it changes whenever
+// the store's version of the values changes, and whenever a field definition
+// that the response is rendered from (a name, an option) changes. It names
+// the issue too, since a store's versions need to tell apart only the states
+// of one issue.
+func etagOf(issue IssueKey, version Version, fields []Field) string {
 	h := newETagHash()
+	h.addInt(issue.RepositoryID)
+	h.addInt(issue.Number)
 	h.addString(string(version))
 	for i := range fields {
 		f := &fields[i]

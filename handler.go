@@ -347,7 +347,7 @@ func (h *Handler) listValues(c *call) error {
 	if list != nil {
 		tag = list.etag
 	} else {
-		tag = etagOf(version, fields)
+		tag = etagOf(key, version, fields)
 	}
 	c.w.setHeader(h.header.etag, tag)
 	if etagListMatches(headerList(c.r, "If-None-Match"), tag, true) {
@@ -411,7 +411,7 @@ func (h *Handler) deleteValue(c *call) error {
 	if err != nil {
 		return err
 	}
-	c.w.setHeader(h.header.etag, etagOf(result.version, fields))
+	c.w.setHeader(h.header.etag, etagOf(c.issue.Key(), result.version, fields))
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -30,7 +30,7 @@ type renderedList struct {
 }
 
 // renderList renders the values of issue at version with fields; etag is
-// their entity tag, etagOf(version, fields).
+// their entity tag, etagOf(issue, version, fields).
 func renderList(issue IssueKey, version Version, fields []Field, values []Value, etag string) *renderedList {
 	var stack [32]renderable
 	items := renderables(stack[:0], fields, values)
@@ -199,7 +199,7 @@ func (c *listCache) list(issue IssueKey, version Version, fields []Field, values
 	if l := c.get(issue, version, fields); l != nil {
 		return l
 	}
-	l := renderList(issue, version, fields, values, etagOf(version, fields))
+	l := renderList(issue, version, fields, values, etagOf(issue, version, fields))
 	c.put(issue, l)
 	return l
 }

@@ -73,7 +73,7 @@ func (h *Handler) commit(ctx context.Context, key IssueKey, fields []Field, ifMa
 		if err != nil {
 			return commitResult{}, err
 		}
-		if ifMatch != "" && !etagListMatches(ifMatch, etagOf(version, fields), false) {
+		if ifMatch != "" && !etagListMatches(ifMatch, etagOf(key, version, fields), false) {
 			return commitResult{}, errPreconditionFailed
 		}
 		next, err := m(current)

@@ -29,4 +29,11 @@
 // Fields and Values hand out the store's own slices, without copying them:
 // a change replaces a slice and never writes into one that was handed out, as
 // the Store contract requires of shared snapshots.
+//
+// A version is never given twice, by one Store or another, in this process or
+// another: each is a random prefix drawn when the process starts followed by
+// a count of the process's commits. So an ETag taken before a server
+// restarted, or from another Store with the same data, never matches the
+// values of this one: a stale If-None-Match gets the list and a stale
+// If-Match gets 412.
 package memstore

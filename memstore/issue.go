@@ -1,9 +1,12 @@
 package memstore
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/issuefields/issuefields"
 )
@@ -18,8 +21,7 @@ const (
 )
 
 // An issue is the store's record of one issue number in one repository.
-// Records are never removed, so a number is never reused and an issue's
-// versions never repeat.
+// Records are never removed, so a number is never reused.
 type issue struct {
 	// state and movedTo change only while both s.mu and mu are held, so
 	// either lock is enough to read them.
@@ -28,7 +30,6 @@ type issue struct {
 
 	// mu guards the fields below, and serializes the writes to the issue.
 	mu      sync.Mutex
-	seq     uint64 // counts the commits
 	version issuefields.Version
 	values  []issuefields.Value
 }
@@ -44,9 +45,32 @@ func newIssue() *issue {
 // and gives it a new version. The caller holds is.mu, or is the only one that
 // can reach is.
 func (is *issue) commit(values []issuefields.Value) {
-	is.seq++
-	is.version = issuefields.Version(strconv.FormatUint(is.seq, 10))
+	is.version = newVersion()
 	is.values = values
+}
+
+// Versions are never given twice: not by one store, not by two stores of one
+// process (a store that is made again from the same data, say), and not by
+// two processes (a server that restarted), so that an ETag taken from one
+// state of an issue never matches another. Each is versionPrefix, random for
+// each process, followed by a count of the commits of every store of the
+// process.
+var (
+	versionPrefix  = randomPrefix()
+	versionCounter atomic.Uint64
+)
+
+// newVersion returns a version that no store has given before.
+func newVersion() issuefields.Version {
+	return issuefields.Version(versionPrefix + strconv.FormatUint(versionCounter.Add(1), 36))
+}
+
+// randomPrefix returns 64 random bits, written in base 36 and followed by a
+// dot.
+func randomPrefix() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return strconv.FormatUint(binary.LittleEndian.Uint64(b[:]), 36) + "."
 }
 
 // check returns nil if the issue is live, and otherwise an error that names
