@@ -26,19 +26,14 @@ import (
 //go:embed demo.json
 var demoData []byte
 
-// The server's own timeouts. readHeaderTimeout bounds reading a request's
-// headers, so that a client cannot hold a connection by sending them slowly,
-// and idleTimeout closes a kept-alive connection that sends nothing. The
-// bounds on reading a whole request and writing an answer are the flags
-// -read-timeout and -write-timeout, off by default: each arms a timer on
-// every request, and together they cost several percent of the server's
-// throughput on a list, while clients on loopback, where the server listens
-// by default, are the developer's own. shutdownTimeout bounds how long a
-// graceful stop waits for requests in flight and then for queued webhook
-// deliveries.
+// The server's own bounds. readHeaderTimeout bounds reading a request's
+// headers, so that a client cannot hold a connection by sending them slowly.
+// The flags -read-timeout (a whole request, body included), -write-timeout,
+// -idle-timeout (a kept-alive connection that sends nothing) and -max-conns
+// set the others. shutdownTimeout bounds how long a graceful stop waits for
+// requests in flight and then for queued webhook deliveries.
 const (
 	readHeaderTimeout = 10 * time.Second
-	idleTimeout       = 2 * time.Minute
 	shutdownTimeout   = 10 * time.Second
 )
 
@@ -147,17 +142,20 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
+	conns := limitConns(ln, opts.maxConns)
 	srv := &http.Server{
-		Handler:           routes(h, opts.prefix, d.store, logger),
+		Handler:           conns.Track(routes(h, opts.prefix, d.store, logger)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       opts.readTimeout,
 		WriteTimeout:      opts.writeTimeout,
-		IdleTimeout:       idleTimeout,
+		IdleTimeout:       opts.idleTimeout,
+		ConnContext:       conns.ConnContext,
+		ConnState:         conns.ConnState,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	}
 	var debugURL string
 	if m != nil {
-		url, closeDebug, err := serveDebug(opts.debugAddr, m, srv.ErrorLog)
+		url, closeDebug, err := serveDebug(opts.debugAddr, m, srv.IdleTimeout, srv.ErrorLog)
 		if err != nil {
 			ln.Close()
 			return err
@@ -167,7 +165,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		logger.Info("debug listening", "url", debugURL)
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(conns) }()
 
 	base := "http://" + ln.Addr().String() + opts.prefix
 	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")

@@ -313,7 +313,8 @@ func TestShellQuote(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500, logFormat: "text"}
+	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500, logFormat: "text",
+		readTimeout: 30 * time.Second, idleTimeout: time.Minute, maxConns: 1024}
 	with := func(change func(*options)) options {
 		o := defaults
 		change(&o)
@@ -335,8 +336,10 @@ func TestFlags(t *testing.T) {
 			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},
 		{[]string{"-data", "data.json", "-log-format", "json"},
 			with(func(o *options) { o.dataFile, o.logFormat = "data.json", "json" })},
-		{[]string{"-read-timeout", "30s", "-write-timeout", "1m"},
-			with(func(o *options) { o.readTimeout, o.writeTimeout = 30*time.Second, time.Minute })},
+		{[]string{"-read-timeout", "5s", "-write-timeout", "1m", "-idle-timeout", "0", "-max-conns", "10"},
+			with(func(o *options) {
+				o.readTimeout, o.writeTimeout, o.idleTimeout, o.maxConns = 5*time.Second, time.Minute, 0, 10
+			})},
 	} {
 		got, err := Command{}.parseFlags(tt.args, io.Discard)
 		if err != nil || got != tt.want {
@@ -375,7 +378,9 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook"}, `-webhook needs -webhook-secret, the secret that signs each delivery`},
 		{[]string{"-webhook", "ftp://x/hook", "-webhook-secret", "s"}, `-webhook: webhook.New: the URL "ftp://x/hook" is not an absolute http or https URL`},
 		{[]string{"-log-format", "logfmt"}, `-log-format "logfmt": want text or json`},
-		{[]string{"-write-timeout", "-1s"}, `-read-timeout and -write-timeout: want a duration such as 30s, or 0 for no bound`},
+		{[]string{"-write-timeout", "-1s"}, `-read-timeout, -write-timeout and -idle-timeout: want a duration such as 30s, or 0 for no bound`},
+		{[]string{"-idle-timeout", "-1m"}, `-read-timeout, -write-timeout and -idle-timeout: want a duration such as 30s, or 0 for no bound`},
+		{[]string{"-max-conns", "0"}, `-max-conns 0: want a number of connections, at least 1`},
 	} {
 		err := run(context.Background(), tt.args, io.Discard, io.Discard)
 		if err == nil || err.Error() != tt.want {

@@ -121,10 +121,11 @@ func debugHandler(m *metrics) http.Handler {
 	return mux
 }
 
-// serveDebug serves debugHandler(m) on a listener of its own at addr, and
-// returns its URL and a function that closes it. The debug listener is
+// serveDebug serves debugHandler(m) on a listener of its own at addr, closing
+// connections idle for idleTimeout, and returns its URL and a function that
+// closes it. The debug listener is
 // closed at once when the server stops: a profile in progress is cut short.
-func serveDebug(addr string, m *metrics, errorLog *log.Logger) (url string, closeFn func(), err error) {
+func serveDebug(addr string, m *metrics, idleTimeout time.Duration, errorLog *log.Logger) (url string, closeFn func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("%w (-debug-addr chooses another address)", err)

@@ -34,8 +34,11 @@ type options struct {
 	// Info, failures Warn and Error.
 	logLevel slog.Level
 	// readTimeout and writeTimeout bound reading a whole request and
-	// writing an answer; 0 sets no bound.
-	readTimeout, writeTimeout time.Duration
+	// writing an answer, and idleTimeout how long a kept-alive connection
+	// may wait for its next request; 0 sets no bound.
+	readTimeout, writeTimeout, idleTimeout time.Duration
+	// maxConns bounds the open connections.
+	maxConns int
 	// debugAddr is the address of the debug listener, which serves
 	// profiles and counters; "" serves none.
 	debugAddr string
@@ -79,8 +82,10 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
 	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug, info (a line per request and per event), warn or error")
-	fs.DurationVar(&opts.readTimeout, "read-timeout", 0, "longest `time` to read a whole request, body included; 0 for no bound, as suits a server on loopback")
-	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound, as suits a server on loopback")
+	fs.DurationVar(&opts.readTimeout, "read-timeout", 30*time.Second, "longest `time` to read a whole request, body included; 0 for no bound")
+	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound")
+	fs.DurationVar(&opts.idleTimeout, "idle-timeout", time.Minute, "longest `time` a kept-alive connection may wait for its next request; 0 for no bound")
+	fs.IntVar(&opts.maxConns, "max-conns", 1024, "most open connections; at the bound, the one idle longest is closed for a new one")
 	fs.StringVar(&opts.debugAddr, "debug-addr", "", "`host:port` of a second listener that serves Go's profiles (/debug/pprof/) and counters (/debug/vars); without it, none")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -111,8 +116,11 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	if opts.writeLimit < 0 || opts.writeLimitHourly < 0 {
 		return opts, fmt.Errorf("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")
 	}
-	if opts.readTimeout < 0 || opts.writeTimeout < 0 {
-		return opts, fmt.Errorf("-read-timeout and -write-timeout: want a duration such as 30s, or 0 for no bound")
+	if opts.readTimeout < 0 || opts.writeTimeout < 0 || opts.idleTimeout < 0 {
+		return opts, fmt.Errorf("-read-timeout, -write-timeout and -idle-timeout: want a duration such as 30s, or 0 for no bound")
+	}
+	if opts.maxConns < 1 {
+		return opts, fmt.Errorf("-max-conns %d: want a number of connections, at least 1", opts.maxConns)
 	}
 	if opts.webhookURL != "" && opts.webhookSecret == "" {
 		return opts, fmt.Errorf("-webhook needs -webhook-secret, the secret that signs each delivery")
