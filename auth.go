@@ -96,6 +96,25 @@ type Principal struct {
 	// nothing else. An error that wraps ErrUnavailable becomes 503; any
 	// other error becomes 500.
 	Permissions func(ctx context.Context, repo Repository) (RepositoryPermissions, error)
+	// OrganizationPermissions reports what the token may do in the
+	// organization org, a login as the request spells it (compare it
+	// case-insensitively). The field management routes call it once per
+	// request, as the values routes call Permissions. A nil
+	// OrganizationPermissions grants nothing: every organization answers
+	// 404.
+	OrganizationPermissions func(ctx context.Context, org string) (OrganizationPermissions, error)
+	// Scopes are the OAuth scopes of a classic personal access token or an
+	// OAuth app token, such as ScopeReadOrg and ScopeAdminOrg. Only the
+	// field management routes read them.
+	Scopes []string
+}
+
+// organizationPermissionsFor returns p's permissions in the organization org.
+func (p *Principal) organizationPermissionsFor(ctx context.Context, org string) (OrganizationPermissions, error) {
+	if p.OrganizationPermissions == nil {
+		return OrganizationPermissions{}, nil
+	}
+	return p.OrganizationPermissions(ctx, org)
 }
 
 // permissionsFor returns p's permissions in repo.
@@ -204,9 +223,9 @@ func isVisibleASCII(s string) bool {
 }
 
 // authenticate verifies the credentials of r, if it carries any. It returns a
-// nil Principal for an anonymous request. It refuses bad credentials (401) and
-// tokens of a kind the API does not accept (403) whatever the repository, so
-// that these answers say nothing about which repositories exist.
+// nil Principal for an anonymous request. It refuses bad credentials (401)
+// whatever the repository or organization, so that this answer says nothing
+// about which exist.
 func authenticate(ctx context.Context, r *http.Request, verifier TokenVerifier) (*Principal, error) {
 	token, present, err := bearerToken(r)
 	if !present || err != nil {
@@ -218,9 +237,6 @@ func authenticate(ctx context.Context, r *http.Request, verifier TokenVerifier) 
 	}
 	if p == nil {
 		return nil, errors.New("issuefields: TokenVerifier returned no Principal and no error")
-	}
-	if !p.Kind.Accepted() {
-		return nil, errTokenKindNotAccepted
 	}
 	return p, nil
 }
@@ -250,40 +266,3 @@ func (e *redactedError) Error() string {
 }
 
 func (e *redactedError) Unwrap() error { return e.err }
-
-// authorize decides whether principal (nil for an anonymous caller) may perform
-// op on repo. It is the one place that decides access; it runs before the
-// request's body is read and before the issue is looked up, so a caller who
-// may not proceed learns nothing about the issue or the organization's fields.
-// It returns nil to go on, or an error that becomes 401, 403 or 404.
-func authorize(ctx context.Context, op *route, repo Repository, principal *Principal) error {
-	if principal == nil {
-		switch {
-		case repo.Private:
-			return ErrNotFound
-		case op.write:
-			return errRequiresAuthentication
-		}
-		return nil
-	}
-	perms, err := principal.permissionsFor(ctx, repo)
-	if err != nil {
-		return err
-	}
-	if repo.Private && !perms.Visible {
-		return ErrNotFound
-	}
-	if !op.write {
-		if repo.Private && !perms.Issues.allows(PermissionRead) {
-			return notAccessibleBy(principal.Kind)
-		}
-		return nil
-	}
-	if !perms.Issues.allows(PermissionWrite) && !perms.PullRequests.allows(PermissionWrite) {
-		return notAccessibleBy(principal.Kind)
-	}
-	if !perms.Push {
-		return errNoPushAccess
-	}
-	return nil
-}

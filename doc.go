@@ -12,6 +12,14 @@
 //	PUT    /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values
 //	DELETE /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values/{issue_field_id}
 //
+// When the Store is also a FieldManager, the same handler serves the
+// organization's field management routes (docs/field-management.md):
+//
+//	GET    /orgs/{org}/issue-fields
+//	POST   /orgs/{org}/issue-fields
+//	PATCH  /orgs/{org}/issue-fields/{issue_field_id}
+//	DELETE /orgs/{org}/issue-fields/{issue_field_id}
+//
 // It takes a Store, which keeps the data, and a TokenVerifier, which turns
 // bearer tokens into principals. A host application mounts it under any path:
 //
@@ -42,7 +50,7 @@
 // There is no anonymous write: a Handler cannot be built without a
 // TokenVerifier, and every write needs a principal with write permission and
 // push access. Access is decided by one function before the request body is
-// read or the issue is looked up, so a caller without access learns nothing
+// read or the issue is looked up (Authorize, AuthorizeOrganization), so a caller without access learns nothing
 // about issues or fields; a private repository the caller may not see is
 // answered exactly as one that does not exist. Tokens are never logged.
 package issuefields

@@ -13,23 +13,19 @@ import (
 // inside a *requestError, and statusTable decides the answer; no other code
 // chooses a status.
 var (
-	errRequiresAuthentication = errors.New("requires authentication")
-	errTokenKindNotAccepted   = errors.New("token kind not accepted")
-	errNotAccessible          = errors.New("token's permissions do not cover the operation")
-	errNoPushAccess           = errors.New("no push access")
-	errUnsupportedVersion     = errors.New("unsupported API version")
-	errConflictingVersions    = errors.New("API version headers with different values")
-	errMethodNotAllowed       = errors.New("method not allowed")
-	errBodyTooLarge           = errors.New("request body too large")
-	errBodyUnreadable         = errors.New("request body unreadable")
-	errBodyNotJSON            = errors.New("request body is not JSON")
-	errBodyNotObject          = errors.New("request body is not a JSON object")
-	errDuplicateKey           = errors.New("request body repeats a key")
-	errValidationFailed       = errors.New("validation failed")
-	errSecondaryRateLimit     = errors.New("secondary rate limit exceeded")
-	errPreconditionFailed     = errors.New("If-Match does not match")
-	errOverloaded             = errors.New("too many requests in flight")
-	errMoved                  = errors.New("moved")
+	errUnsupportedVersion  = errors.New("unsupported API version")
+	errConflictingVersions = errors.New("API version headers with different values")
+	errMethodNotAllowed    = errors.New("method not allowed")
+	errBodyTooLarge        = errors.New("request body too large")
+	errBodyUnreadable      = errors.New("request body unreadable")
+	errBodyNotJSON         = errors.New("request body is not JSON")
+	errBodyNotObject       = errors.New("request body is not a JSON object")
+	errDuplicateKey        = errors.New("request body repeats a key")
+	errValidationFailed    = errors.New("validation failed")
+	errSecondaryRateLimit  = errors.New("secondary rate limit exceeded")
+	errPreconditionFailed  = errors.New("If-Match does not match")
+	errOverloaded          = errors.New("too many requests in flight")
+	errMoved               = errors.New("moved")
 )
 
 // serviceUnavailable is the "code" member of every 503 answer.
@@ -49,10 +45,10 @@ var statusTable = []struct {
 	code       string
 }{
 	{err: ErrBadCredentials, status: http.StatusUnauthorized, message: "Bad credentials"},
-	{err: errRequiresAuthentication, status: http.StatusUnauthorized, message: "Requires authentication"},
-	{err: errTokenKindNotAccepted, status: http.StatusForbidden, message: "This endpoint accepts only app user access tokens, app installation access tokens and fine-grained personal access tokens."},
-	{err: errNotAccessible, status: http.StatusForbidden, message: "Resource not accessible"},
-	{err: errNoPushAccess, status: http.StatusForbidden, message: "Must have push access to this repository"},
+	{err: ErrRequiresAuthentication, status: http.StatusUnauthorized, message: "Requires authentication"},
+	{err: ErrTokenKindNotAccepted, status: http.StatusForbidden, message: "This endpoint accepts only app user access tokens, app installation access tokens and fine-grained personal access tokens."},
+	{err: ErrNotAccessible, status: http.StatusForbidden, message: "Resource not accessible"},
+	{err: ErrNoPushAccess, status: http.StatusForbidden, message: "Must have push access to this repository"},
 	{err: ErrNotFound, status: http.StatusNotFound, message: "Not Found"},
 	// Only a list tells that an issue was deleted.
 	{err: ErrIssueDeleted, writesOnly: true, status: http.StatusNotFound, message: "Not Found"},
@@ -160,7 +156,13 @@ func quoteAll(values []string) []string {
 // notAccessibleBy is the 403 for a token whose permissions do not cover the
 // operation, worded by the token's kind.
 func notAccessibleBy(kind TokenKind) error {
-	return &requestError{condition: errNotAccessible, message: "Resource not accessible by " + kind.actor()}
+	return &requestError{condition: ErrNotAccessible, message: "Resource not accessible by " + kind.actor()}
+}
+
+// lacksPermission is the 403 for a token that sees an organization but lacks
+// needed, the permission or scope that the operation needs.
+func lacksPermission(kind TokenKind, needed string) error {
+	return &requestError{condition: ErrNotAccessible, message: "Resource not accessible by " + kind.actor() + ": it needs " + needed + "."}
 }
 
 // movedTo is the redirect of a moved repository or a transferred issue to
@@ -185,7 +187,7 @@ func answerTo(err error, rt *route) errorAnswer {
 	a := errorAnswer{status: http.StatusInternalServerError,
 		message: "Internal server error. The failure was logged with this request's id.", cause: err}
 	for _, row := range statusTable {
-		if errors.Is(err, row.err) && (!row.writesOnly || rt != nil && rt.write) {
+		if errors.Is(err, row.err) && (!row.writesOnly || rt != nil && rt.writes()) {
 			a.status, a.message, a.code = row.status, row.message, row.code
 			break
 		}
@@ -206,7 +208,8 @@ func answerTo(err error, rt *route) errorAnswer {
 // FieldError describes one invalid part of a request body, as an item of the
 // "errors" member of a 422 answer.
 type FieldError struct {
-	// Resource is always "IssueFieldValue".
+	// Resource is "IssueFieldValue" for the values routes and "IssueField"
+	// for the field management routes.
 	Resource string `json:"resource"`
 	// Field is the request member at fault: "field_id", "value", or
 	// "issue_field_values" for the array itself.

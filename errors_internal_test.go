@@ -12,9 +12,9 @@ func TestStatusTableRowsAreReachable(t *testing.T) {
 	var list, write *route
 	for _, rt := range routes {
 		switch {
-		case rt.write && write == nil:
+		case rt.writes() && write == nil:
 			write = rt
-		case !rt.write && list == nil:
+		case !rt.writes() && list == nil:
 			list = rt
 		}
 	}

@@ -88,7 +88,9 @@ const (
 // Handler serves the Issue Field Values API. It is an http.Handler, safe for
 // concurrent use, created with New.
 type Handler struct {
-	store         Store
+	store Store
+	// fieldManager is store as a FieldManager, or nil.
+	fieldManager  FieldManager
 	verifier      TokenVerifier
 	docURL        string
 	maxBodyBytes  int64
@@ -181,6 +183,7 @@ func New(cfg Config) (*Handler, error) {
 		lists: newListCache(cfg.ListCacheBytes),
 		mux:   http.NewServeMux(),
 	}
+	h.fieldManager, _ = cfg.Store.(FieldManager)
 	h.registerRoutes()
 	return h, nil
 }
@@ -239,8 +242,12 @@ type call struct {
 	route     *route
 	principal *Principal
 	issue     Issue
-	// fieldID is the issue_field_id of a delete.
+	// fieldID is the issue_field_id of a path that has one.
 	fieldID int64
+	// org is the organization of a field management route, as the path
+	// spells it, and orgFields its fields when the request was authorized.
+	org       string
+	orgFields []Field
 	// context is r's context, with the principal once resolve knows it.
 	context context.Context
 	// withPrincipal is the context with the principal, kept here so that
@@ -260,7 +267,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 	}
 	c := &rec.call
 	*c = call{w: rec, r: r, route: rt, context: r.Context()}
-	err := h.resolve(c)
+	err := rt.resolve(h, c)
 	if err == nil {
 		err = rt.serve(h, c)
 	}
@@ -284,30 +291,26 @@ func (h *Handler) resolve(c *call) error {
 			return ErrNotFound
 		}
 	}
-	principal, err := authenticate(c.ctx(), c.r, h.verifier)
-	if err != nil {
+	if err := h.identify(c); err != nil {
 		return err
 	}
-	if principal != nil {
-		c.principal = principal
-		c.w.login = principal.Login
-		c.withPrincipal = principalContext{Context: c.context, principal: principal}
-		c.context = &c.withPrincipal
+	if c.principal != nil {
+		if err := checkKind(c.route.op, c.principal); err != nil {
+			return err
+		}
 	}
 	repo, err := h.store.Repository(c.ctx(), owner, name)
 	if err != nil {
 		return err
 	}
-	if err := authorize(c.ctx(), c.route, repo, principal); err != nil {
+	if err := Authorize(c.ctx(), c.route.op, repo, c.principal); err != nil {
 		return err
 	}
 	if !strings.EqualFold(repo.Owner, owner) || !strings.EqualFold(repo.Name, name) {
 		return c.redirect(repo, number)
 	}
-	if c.route.write {
-		if ok, wait := h.writeLimiter.allow(string(principal.Kind) + ":" + principal.Login); !ok {
-			return secondaryRateLimited(wait)
-		}
+	if err := h.limitWrites(c); err != nil {
+		return err
 	}
 	issue, err := h.store.Issue(c.ctx(), repo, number)
 	if err != nil {
@@ -316,7 +319,7 @@ func (h *Handler) resolve(c *call) error {
 	if issue.Repository.ID != repo.ID {
 		// The issue moved to another repository: only a caller who may see
 		// that repository learns where.
-		if err := authorize(c.ctx(), c.route, issue.Repository, principal); err != nil {
+		if err := Authorize(c.ctx(), c.route.op, issue.Repository, c.principal); err != nil {
 			if a := answerTo(err, c.route); a.status == http.StatusNotFound || a.status >= 500 {
 				return err
 			}
@@ -326,6 +329,32 @@ func (h *Handler) resolve(c *call) error {
 		return c.redirect(issue.Repository, issue.Number)
 	}
 	c.issue = issue
+	return nil
+}
+
+// identify authenticates the caller of c, if the request carries
+// credentials, and gives c's context the principal.
+func (h *Handler) identify(c *call) error {
+	principal, err := authenticate(c.ctx(), c.r, h.verifier)
+	if err != nil || principal == nil {
+		return err
+	}
+	c.principal = principal
+	c.w.login = principal.Login
+	c.withPrincipal = principalContext{Context: c.context, principal: principal}
+	c.context = &c.withPrincipal
+	return nil
+}
+
+// limitWrites applies the secondary rate limit to a write of c's principal,
+// who is authorized; it lets other operations through.
+func (h *Handler) limitWrites(c *call) error {
+	if !c.route.writes() {
+		return nil
+	}
+	if ok, wait := h.writeLimiter.allow(string(c.principal.Kind) + ":" + c.principal.Login); !ok {
+		return secondaryRateLimited(wait)
+	}
 	return nil
 }
 
