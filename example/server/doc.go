@@ -5,8 +5,8 @@
 // through [Command].
 //
 // It serves the organizations, fields, repositories, issues, values and
-// tokens of a data file (the README's section Data files describes the
-// format), or built-in demo data. A data file that breaks a rule stops it at
+// tokens of a data file (docs/data-file.md describes the format), or
+// built-in demo data. A data file that breaks a rule stops it at
 // start-up with the file's name, the place in the file and the rule. Once it
 // listens it prints the address, the data, the tokens and what each may do,
 // and curl commands to try. It logs one line per request, as text or JSON

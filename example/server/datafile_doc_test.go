@@ -7,17 +7,17 @@ import (
 	"testing"
 )
 
-// readmeSection returns the section of the README under heading, up to the
-// next heading of the same or a higher level.
-func readmeSection(t *testing.T, heading string) string {
+// dataFileSection returns the section of docs/data-file.md under heading,
+// up to the next heading of the same or a higher level.
+func dataFileSection(t *testing.T, heading string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/data-file.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, section, ok := strings.Cut(string(b), "\n"+heading+"\n")
 	if !ok {
-		t.Fatalf("the README has no heading %q", heading)
+		t.Fatalf("docs/data-file.md has no heading %q", heading)
 	}
 	level := heading[:strings.IndexByte(heading, ' ')+1]
 	for _, next := range []string{"\n" + level, "\n" + level[1:]} {
@@ -38,20 +38,20 @@ func jsonBlocks(markdown string) []string {
 	return blocks
 }
 
-func TestREADMEShowsDemoData(t *testing.T) {
-	blocks := jsonBlocks(readmeSection(t, "### Demo data"))
+func TestDocShowsDemoData(t *testing.T) {
+	blocks := jsonBlocks(dataFileSection(t, "## Demo data"))
 	if len(blocks) != 1 || blocks[0] != string(demoData) {
-		t.Errorf("the README's section Demo data does not show example/demo.json as it is")
+		t.Errorf("the section Demo data of docs/data-file.md does not show example/server/demo.json as it is")
 	}
 }
 
-// TestREADMEDataFile checks that the data file of the README's section Data
-// files loads, and that its repository answers to the names the README says
-// it had.
-func TestREADMEDataFile(t *testing.T) {
-	blocks := jsonBlocks(readmeSection(t, "### Data files"))
+// TestDocDataFile checks that the data file of the section The format of
+// docs/data-file.md loads, and that its repository answers to the names the
+// page says it had.
+func TestDocDataFile(t *testing.T) {
+	blocks := jsonBlocks(dataFileSection(t, "## The format"))
 	if len(blocks) != 1 {
-		t.Fatalf("the README's section Data files has %d JSON blocks, want 1", len(blocks))
+		t.Fatalf("the section The format of docs/data-file.md has %d JSON blocks, want 1", len(blocks))
 	}
 	d, err := load([]byte(blocks[0]))
 	if err != nil {
