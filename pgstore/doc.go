@@ -29,10 +29,12 @@
 // The tables live in the first schema of the connections' search_path, so a
 // database can hold several stores, each in a schema of its own:
 //
-//	accounts          organizations and users; login as first spelt, and a
-//	                  lower-cased key for lookups
-//	fields            each organization's fields, with their position
-//	field_options     each select field's options, with their position
+//	accounts          organizations and users; login as first spelt, a
+//	                  lower-cased key for lookups, and the last field ID
+//	fields            each organization's fields, with their position,
+//	                  description, visibility and times
+//	field_options     each select field's options, with their position,
+//	                  description and priority
 //	repositories      ID, current owner and name, private
 //	repository_names  every owner/name, current or former, that finds a
 //	                  repository; a new repository takes a former name over
@@ -63,6 +65,13 @@
 // than the package.
 //
 // # Several servers
+//
+// A Store is an [issuefields.FieldManager]. [Store.ChangeFields] is one
+// transaction that locks the organization's row, rewrites its fields, and,
+// when a field or an option goes, prunes the values of every live issue of the
+// organization's repositories and moves each to a new version; so changes of
+// one organization apply one at a time whichever server makes them, and every
+// request after one sees it.
 //
 // Any number of servers may share one database. [Store.CompareAndSwap] is a
 // single UPDATE of the issue's row that checks the expected version; the row's

@@ -57,55 +57,6 @@ func (s *Store) Issue(ctx context.Context, repo issuefields.Repository, number i
 	return is, nil
 }
 
-// Fields returns the issue fields of the organization that owns repo now, in
-// the organization's order, with their options in order. A repository owned by
-// a user has no fields: Fields returns an empty slice. It returns an error
-// wrapping [issuefields.ErrNotFound] for a repository the store does not know.
-func (s *Store) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
-	// One row per option, or per field without options, or one row of NULLs
-	// for a repository whose owner has no fields.
-	const query = `
-		SELECT f.id, f.name, f.data_type, o.id, o.name, o.color
-		FROM repositories r
-		LEFT JOIN fields f ON f.account_id = r.owner_id
-		LEFT JOIN field_options o ON o.account_id = f.account_id AND o.field_id = f.id
-		WHERE r.id = $1
-		ORDER BY f.position, o.position`
-	what := fmt.Sprintf("fields of repository %d", repo.ID)
-	rows, err := s.pool.Query(ctx, query, repo.ID)
-	if err != nil {
-		return nil, wrap("read "+what, err)
-	}
-	defer rows.Close()
-	fields := []issuefields.Field{}
-	found := false
-	for rows.Next() {
-		found = true
-		var fieldID, optionID *int64
-		var name, dataType, optionName, color *string
-		if err := rows.Scan(&fieldID, &name, &dataType, &optionID, &optionName, &color); err != nil {
-			return nil, wrap("read "+what, err)
-		}
-		if fieldID == nil {
-			continue
-		}
-		if n := len(fields); n == 0 || fields[n-1].ID != *fieldID {
-			fields = append(fields, issuefields.Field{ID: *fieldID, Name: *name, DataType: issuefields.DataType(*dataType)})
-		}
-		if optionID != nil {
-			f := &fields[len(fields)-1]
-			f.Options = append(f.Options, issuefields.Option{ID: *optionID, Name: *optionName, Color: *color})
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("read "+what, err)
-	}
-	if !found {
-		return nil, fmt.Errorf("pgstore: repository %d: %w", repo.ID, issuefields.ErrNotFound)
-	}
-	return fields, nil
-}
-
 // A repository is a repository as the store knows it, with the ID of its
 // owner's account.
 type repository struct {

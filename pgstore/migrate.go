@@ -20,10 +20,14 @@ type migration struct {
 //go:embed migrations/001_tables.sql
 var tablesSQL string
 
+//go:embed migrations/003_field_management.sql
+var fieldManagementSQL string
+
 // migrations lists every step of the schema, in order. A step, once
 // released, never changes: a change to the schema is a new step at the end.
 var migrations = []migration{
 	{1, "accounts, fields, repositories and issues", tablesSQL},
+	{3, "field management: descriptions, visibility, times, priorities and the last field ID", fieldManagementSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

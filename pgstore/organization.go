@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/jackc/pgx/v5"
@@ -87,12 +88,28 @@ func fieldNames(ctx context.Context, tx pgx.Tx, accountID int64) ([]issuefields.
 // organization whose account is accountID.
 func insertField(ctx context.Context, tx pgx.Tx, accountID int64, f issuefields.Field) error {
 	batch := &pgx.Batch{}
-	batch.Queue(`INSERT INTO fields (account_id, id, position, name, data_type)
-		SELECT $1, $2, coalesce(max(position) + 1, 0), $3, $4 FROM fields WHERE account_id = $1`,
-		accountID, f.ID, f.Name, string(f.DataType))
-	for i, o := range f.Options {
-		batch.Queue(`INSERT INTO field_options (account_id, field_id, id, position, name, color) VALUES ($1, $2, $3, $4, $5, $6)`,
-			accountID, f.ID, o.ID, i, o.Name, o.Color)
-	}
+	queueInsertField(batch, accountID, f)
 	return tx.SendBatch(ctx, batch).Close()
+}
+
+// queueInsertField queues the statements that store f, with its options in
+// order, after the fields of the organization whose account is accountID.
+func queueInsertField(batch *pgx.Batch, accountID int64, f issuefields.Field) {
+	batch.Queue(`INSERT INTO fields (account_id, id, position, name, data_type, description, visibility, created_at, updated_at)
+		SELECT $1, $2, coalesce(max(position) + 1, 0), $3, $4, $5, $6, $7, $8 FROM fields WHERE account_id = $1`,
+		accountID, f.ID, f.Name, string(f.DataType), f.Description, string(f.Visibility), optionalTime(f.CreatedAt), optionalTime(f.UpdatedAt))
+	for i, o := range f.Options {
+		batch.Queue(`INSERT INTO field_options (account_id, field_id, id, position, name, color, description, priority)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			accountID, f.ID, o.ID, i, o.Name, o.Color, o.Description, o.Priority)
+	}
+}
+
+// optionalTime returns nil, stored as NULL, for the zero time, and t
+// otherwise.
+func optionalTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }

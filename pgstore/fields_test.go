@@ -1,0 +1,86 @@
+package pgstore_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/pgstore"
+)
+
+// TestFieldChangesAcrossServers has two stores, each with a pool of its own
+// over one database as two servers would have, add fields to one organization
+// at once, and deletes one through the other: every field is kept with an ID
+// of its own, each store sees the other's changes at once, and the deleted
+// field's values go from the issue in the same change.
+func TestFieldChangesAcrossServers(t *testing.T) {
+	ctx := context.Background()
+	_, cfg := newSchema(t)
+	stores := [2]*pgstore.Store{}
+	for i := range stores {
+		pool := newPool(t, cfg.Copy())
+		if err := pgstore.Migrate(ctx, pool); err != nil {
+			t.Fatal(err)
+		}
+		stores[i] = pgstore.New(pool)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(stores[0].AddOrganization("octo-org"))
+	must(stores[0].AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
+	repo, err := stores[0].AddRepository("octo-org", "hello-world", false)
+	must(err)
+	must(stores[0].AddIssue("octo-org", "hello-world", 1))
+	must(stores[0].SetValues("octo-org", "hello-world", 1, []issuefields.Value{{FieldID: 1, Text: "note"}}))
+
+	const adds = 20
+	var wg sync.WaitGroup
+	errs := make([]error, adds)
+	for i := range adds {
+		wg.Go(func() {
+			_, errs[i] = stores[i%2].ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+				return append(slices.Clip(current), issuefields.Field{Name: fmt.Sprint("Field ", i), DataType: issuefields.Number}), nil
+			})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		must(err)
+	}
+	for i, s := range stores {
+		fields, err := s.Fields(ctx, repo)
+		must(err)
+		ids := map[int64]bool{}
+		for _, f := range fields {
+			ids[f.ID] = true
+		}
+		if len(fields) != adds+1 || len(ids) != adds+1 {
+			t.Errorf("store %d sees %d fields with %d IDs, want %d of each", i, len(fields), len(ids), adds+1)
+		}
+	}
+
+	key := issuefields.IssueKey{RepositoryID: repo.ID, Number: 1}
+	_, before, err := stores[0].Values(ctx, key)
+	must(err)
+	_, err = stores[1].ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return slices.DeleteFunc(slices.Clone(current), func(f issuefields.Field) bool { return f.ID == 1 }), nil
+	})
+	must(err)
+	values, after, err := stores[0].Values(ctx, key)
+	must(err)
+	if len(values) != 0 || after == before {
+		t.Errorf("after field 1 went through the other server, the issue holds %v at version %q (was %q); want none, at a new version", values, after, before)
+	}
+	fields, err := stores[0].OrganizationFields(ctx, "OCTO-ORG")
+	must(err)
+	if slices.ContainsFunc(fields, func(f issuefields.Field) bool { return f.ID == 1 }) {
+		t.Errorf("the other server still lists the deleted field")
+	}
+}
