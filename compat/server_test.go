@@ -149,21 +149,30 @@ type server struct {
 // fails the test.
 func startServer(t *testing.T, extra ...string) *server {
 	t.Helper()
+	return startServerWith(t, testData, extra...)
+}
+
+// startServerWith is startServer with the data file data, or with the
+// example's built-in demo data when data is "".
+func startServerWith(t *testing.T, data string, extra ...string) *server {
+	t.Helper()
 	dir := t.TempDir()
 	bin := buildExample(t, dir)
 
-	data := filepath.Join(dir, "data.json")
-	if err := os.WriteFile(data, []byte(testData), 0o600); err != nil {
-		t.Fatal(err)
+	args := []string{"-addr", "127.0.0.1:0"}
+	if data != "" {
+		file := filepath.Join(dir, "data.json")
+		if err := os.WriteFile(file, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "-data", file)
 	}
-	args := []string{
-		"-addr", "127.0.0.1:0",
-		"-data", data,
+	args = append(args,
 		"-prefix", mountPrefix,
 		"-vendor", "GitHub",
 		"-write-limit", "0",
 		"-write-limit-hourly", "0",
-	}
+	)
 	args = append(args, extra...)
 	s := &server{}
 
