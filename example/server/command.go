@@ -107,7 +107,8 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	logger := newLogger(opts.logFormat, opts.logLevel, stderr)
+	logger, closeLog := newLogger(opts.logFormat, opts.logLevel, stderr)
+	defer closeLog()
 	d, closeStore, err := c.open(ctx, d, logger)
 	if err != nil {
 		return err
@@ -196,11 +197,18 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 // newLogger returns a logger that writes the records of level and above to
-// w in format, "text" (key=value pairs) or "json" (one JSON object per line).
-func newLogger(format string, level slog.Level, w io.Writer) *slog.Logger {
+// w in format, "text" (key=value pairs) or "json" (one JSON object per line),
+// and a function that writes out what the logger holds, to be called when the
+// server has stopped. Records below Warn (a line per request) are written from
+// a buffer off the requests' path; the others at once.
+func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, func()) {
+	out := newLogWriter(w)
 	opts := &slog.HandlerOptions{Level: level}
-	if format == logJSON {
-		return slog.New(slog.NewJSONHandler(w, opts))
+	handler := func(w io.Writer) slog.Handler {
+		if format == logJSON {
+			return slog.NewJSONHandler(w, opts)
+		}
+		return slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(splitHandler{quiet: handler(out), loud: handler(writeNowFunc(out.WriteNow))}), out.Close
 }

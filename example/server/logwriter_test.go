@@ -1,0 +1,65 @@
+package server
+
+import (
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// requestLine matches a line of TestLogLosesNoLine's goroutines.
+var requestLine = regexp.MustCompile(`^time=\S+ level=INFO msg=request g=(\d+) i=(\d+) pad=x{100}$`)
+
+// TestLogLosesNoLine checks that the buffered log writes out every line,
+// whole and in the order each goroutine logged it, once it is closed, and
+// that a warning goes out at once, after every line logged before it.
+func TestLogLosesNoLine(t *testing.T) {
+	out := new(lockedBuffer)
+	logger, closeLog := newLogger(logText, slog.LevelInfo, out)
+	const goroutines, lines = 8, 2000 // enough to fill the buffer several times
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range lines {
+				logger.Info("request", "g", g, "i", i, "pad", strings.Repeat("x", 100))
+			}
+		}()
+	}
+	wg.Wait()
+	logger.Warn("failure")
+	written := out.String()
+	if !strings.HasSuffix(written, "msg=failure\n") {
+		t.Errorf("the warning was not written at once, after the lines before it; the log ends %q", written[max(0, len(written)-200):])
+	}
+	logger.Info("last")
+	closeLog()
+
+	next := make([]int, goroutines) // the i each goroutine's next line must have
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		m := requestLine.FindStringSubmatch(line)
+		if m == nil {
+			if !strings.HasSuffix(line, "msg=failure") && !strings.HasSuffix(line, "msg=last") {
+				t.Fatalf("line %q is not one that was logged", line)
+			}
+			continue
+		}
+		g, _ := strconv.Atoi(m[1])
+		i, _ := strconv.Atoi(m[2])
+		if i != next[g] {
+			t.Fatalf("goroutine %d: line %d, want %d", g, i, next[g])
+		}
+		next[g]++
+	}
+	for g, n := range next {
+		if n != lines {
+			t.Errorf("goroutine %d: %d lines written, want %d", g, n, lines)
+		}
+	}
+	if !strings.HasSuffix(out.String(), "msg=last\n") {
+		t.Error("the line logged last before the close is not written")
+	}
+}
