@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,14 +25,18 @@ type connLimit struct {
 	max int
 
 	mu sync.Mutex
-	// waitingSince holds every open connection, with when it began to wait
-	// for a request, or the zero time while one is being served.
-	waitingSince map[net.Conn]time.Time
+	// conns holds every open connection's state.
+	conns map[net.Conn]*connWait
 }
+
+// connWait is when a connection began to wait for a request, in Unix
+// nanoseconds, or 0 while a request is being served on it. Requests change
+// it without the lock.
+type connWait struct{ since atomic.Int64 }
 
 // limitConns returns ln bounded to max open connections.
 func limitConns(ln net.Listener, max int) *connLimit {
-	return &connLimit{Listener: ln, max: max, waitingSince: make(map[net.Conn]time.Time, max)}
+	return &connLimit{Listener: ln, max: max, conns: make(map[net.Conn]*connWait, max)}
 }
 
 // Accept waits for the next connection, making room for it if the bound is
@@ -44,16 +49,18 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		}
 		l.mu.Lock()
 		var evicted net.Conn
-		if len(l.waitingSince) >= l.max {
+		if len(l.conns) >= l.max {
 			evicted = l.longestWaitingLocked()
 			if evicted == nil {
 				l.mu.Unlock()
 				c.Close()
 				continue
 			}
-			delete(l.waitingSince, evicted)
+			delete(l.conns, evicted)
 		}
-		l.waitingSince[c] = time.Now()
+		w := new(connWait)
+		w.since.Store(time.Now().UnixNano())
+		l.conns[c] = w
 		l.mu.Unlock()
 		if evicted != nil {
 			evicted.Close()
@@ -67,9 +74,9 @@ func (l *connLimit) Accept() (net.Conn, error) {
 // held.
 func (l *connLimit) longestWaitingLocked() net.Conn {
 	var oldest net.Conn
-	var since time.Time
-	for c, t := range l.waitingSince {
-		if !t.IsZero() && (oldest == nil || t.Before(since)) {
+	var since int64
+	for c, w := range l.conns {
+		if t := w.since.Load(); t != 0 && (oldest == nil || t < since) {
 			oldest, since = c, t
 		}
 	}
@@ -79,10 +86,13 @@ func (l *connLimit) longestWaitingLocked() net.Conn {
 // connKey is the key of a request's connection in its context.
 type connKey struct{}
 
-// ConnContext gives a connection's requests the connection in their
+// ConnContext gives a connection's requests the connection's state in their
 // context, as http.Server.ConnContext.
 func (l *connLimit) ConnContext(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, connKey{}, c)
+	l.mu.Lock()
+	w := l.conns[c]
+	l.mu.Unlock()
+	return context.WithValue(ctx, connKey{}, w)
 }
 
 // ConnState forgets a connection once it is closed, as
@@ -90,7 +100,7 @@ func (l *connLimit) ConnContext(ctx context.Context, c net.Conn) context.Context
 func (l *connLimit) ConnState(c net.Conn, state http.ConnState) {
 	if state == http.StateClosed || state == http.StateHijacked {
 		l.mu.Lock()
-		delete(l.waitingSince, c)
+		delete(l.conns, c)
 		l.mu.Unlock()
 	}
 }
@@ -99,18 +109,10 @@ func (l *connLimit) ConnState(c net.Conn, state http.ConnState) {
 // serves it.
 func (l *connLimit) Track(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, _ := r.Context().Value(connKey{}).(net.Conn)
-		l.setWaiting(c, time.Time{})
-		defer func() { l.setWaiting(c, time.Now()) }()
+		if cw, ok := r.Context().Value(connKey{}).(*connWait); ok && cw != nil {
+			cw.since.Store(0)
+			defer func() { cw.since.Store(time.Now().UnixNano()) }()
+		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// setWaiting records when c began to wait for a request, unless c is closed.
-func (l *connLimit) setWaiting(c net.Conn, since time.Time) {
-	l.mu.Lock()
-	if _, open := l.waitingSince[c]; open {
-		l.waitingSince[c] = since
-	}
-	l.mu.Unlock()
 }
