@@ -2,7 +2,8 @@
 # Measures the example server against a bare standard-library server
 # (bench/baseline) on loopback with wrk, one server at a time pinned to one
 # core and wrk on the other, several runs each, and prints the medians of
-# requests per second and p99 latency, and the ratios example/baseline.
+# requests per second, p99 latency and the server's CPU time per request,
+# and the ratios example/baseline.
 #
 #   bash bench/loopback.sh            # RUNS=5 DURATION=10s CONNECTIONS=64
 #   EXAMPLE_FLAGS='-log-level warn' bash bench/loopback.sh
@@ -71,21 +72,32 @@ wait_for "http://$BASELINE_ADDR$LIST_PATH"
 
 export BENCH_WRITE_BODY=$PWD/bench/write.json BENCH_WRITE_PATH=$WRITE_PATH
 
-# measure SERVER KIND: one wrk run; prints "requests/s p99-microseconds".
+# cpu_ticks PID: the CPU time the process has used, user and system, in
+# clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# measure SERVER KIND: one wrk run; prints "requests/s p99-microseconds
+# CPU-microseconds-per-request". The CPU time per request is what the server
+# process used, divided by the requests answered: unlike requests/s, it
+# hardly moves when other processes take turns on the server's core.
 measure() {
-  local addr=$EXAMPLE_ADDR args=()
-  [ "$1" = baseline ] && addr=$BASELINE_ADDR
+  local addr=$EXAMPLE_ADDR args=() pid=${pids[0]} before
+  [ "$1" = baseline ] && addr=$BASELINE_ADDR pid=${pids[1]}
   if [ "$2" = list ]; then
     args=(-H 'Authorization: Bearer bench-token' "http://$addr$LIST_PATH")
   else
     args=(-s bench/write.lua "http://$addr")
   fi
-  taskset -c 1 wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${args[@]}" | awk '
+  before=$(cpu_ticks "$pid")
+  taskset -c 1 wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${args[@]}" >"$tmp/wrk.out"
+  awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$(getconf CLK_TCK)" '
+    / requests in / { n = $1 }
     /Requests\/sec/ { rps = $2 }
     $1 == "99%" { v = $2; unit = v; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", v)
       p99 = v * (unit == "s" ? 1e6 : unit == "ms" ? 1e3 : 1) }
     / Non-2xx or 3xx responses/ { bad = $NF }
-    END { if (bad) { print "wrk saw " bad " failed answers" > "/dev/stderr"; exit 1 } printf "%d %d\n", rps, p99 }'
+    END { if (bad) { print "wrk saw " bad " failed answers" > "/dev/stderr"; exit 1 }
+      printf "%d %d %.1f\n", rps, p99, ticks / hz * 1e6 / n }' "$tmp/wrk.out"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -102,17 +114,19 @@ for kind in list write; do
   done
 done
 
-printf '\n%-6s %-9s %12s %10s\n' op server "requests/s" "p99 µs"
+printf '\n%-6s %-9s %12s %10s %14s\n' op server "requests/s" "p99 µs" "CPU µs/request"
 for kind in list write; do
   for server in example baseline; do
     rps=$(cut -d' ' -f1 "$tmp/$server.$kind" | median)
     p99=$(cut -d' ' -f2 "$tmp/$server.$kind" | median)
-    printf '%-6s %-9s %12.0f %10.0f\n' "$kind" "$server" "$rps" "$p99"
-    eval "${server}_${kind}_rps=$rps ${server}_${kind}_p99=$p99"
+    cpu=$(cut -d' ' -f3 "$tmp/$server.$kind" | median)
+    printf '%-6s %-9s %12.0f %10.0f %14.1f\n' "$kind" "$server" "$rps" "$p99" "$cpu"
+    eval "${server}_${kind}_rps=$rps ${server}_${kind}_p99=$p99 ${server}_${kind}_cpu=$cpu"
   done
 done
 echo
 awk -v a="$example_list_rps" -v b="$baseline_list_rps" -v c="$example_list_p99" -v d="$baseline_list_p99" \
-  -v e="$example_write_rps" -v f="$baseline_write_rps" 'BEGIN {
-  printf "list:  %.2f of the baseline'"'"'s requests/s, p99 %.2fx the baseline'"'"'s\n", a / b, c / d
-  printf "write: %.2f of the baseline'"'"'s requests/s (a POST that only decodes the body)\n", e / f }'
+  -v e="$example_write_rps" -v f="$baseline_write_rps" -v g="$example_list_cpu" -v h="$baseline_list_cpu" \
+  -v i="$example_write_cpu" -v j="$baseline_write_cpu" 'BEGIN {
+  printf "list:  %.2f of the baseline'"'"'s requests/s, p99 %.2fx the baseline'"'"'s; CPU per request %.2fx the baseline'"'"'s (%.2f of its requests/s on a core)\n", a / b, c / d, g / h, h / g
+  printf "write: %.2f of the baseline'"'"'s requests/s (a POST that only decodes the body); CPU per request %.2fx the baseline'"'"'s (%.2f of its requests/s on a core)\n", e / f, i / j, j / i }'
