@@ -188,7 +188,12 @@ func New(cfg Config) (*Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP serves one request of the API.
+// ServeHTTP serves one request of the API. The request gets an id and the
+// recorder that answers it (respond.go), is shed when MaxInFlight requests are
+// being served (overload.go), and goes through the route table (routes.go) to
+// serveRoute: resolve decides who may do what (auth.go) and finds the issue,
+// then the route's operation runs. Every error on the way becomes its answer
+// in one place, statusTable (errors.go).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := h.startRequest(w, r)
 	if h.log.Enabled(r.Context(), slog.LevelInfo) {
