@@ -183,6 +183,9 @@ func streamVerdict(body []byte) int {
 		count     int
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
+	// A number out of float64's range is still a token: the handler does
+	// not read numbers before it has seen the whole body's keys.
+	dec.UseNumber()
 	var stack []*frame
 	duplicate, itemsSeen, lastKey := false, false, ""
 	for started := false; !started || len(stack) > 0; started = true {
