@@ -84,7 +84,7 @@ func TestRenderListMatchesEncodingJSON(t *testing.T) {
 				}
 			}
 		}
-		list := renderList(issue, "1", fields, values, `"tag"`)
+		list := renderList(issue, fields, values, 1)
 		if got, w := string(list.body), encodingJSON(t, want)+"\n"; got != w {
 			t.Errorf("renderList(%+v):\n got %s\nwant %s", values, got, w)
 		}
@@ -140,7 +140,7 @@ func BenchmarkEncodeList(b *testing.B) {
 	b.Run("renderList", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			renderList(issue, "1", fields, values, `"tag"`)
+			renderList(issue, fields, values, 1)
 		}
 	})
 	b.Run("encoding/json", func(b *testing.B) {

@@ -13,6 +13,11 @@ import (
 // the issue too, since a store's versions need to tell apart only the states
 // of one issue.
 func etagOf(issue IssueKey, version Version, fields []Field) string {
+	return formatETag(etagSum(issue, version, fields))
+}
+
+// etagSum returns the hash that etagOf formats.
+func etagSum(issue IssueKey, version Version, fields []Field) uint64 {
 	h := newETagHash()
 	h.addInt(issue.RepositoryID)
 	h.addInt(issue.Number)
@@ -28,9 +33,14 @@ func etagOf(issue IssueKey, version Version, fields []Field) string {
 			h.addString(o.Color)
 		}
 	}
+	return uint64(h)
+}
+
+// formatETag returns the entity tag of the hash sum.
+func formatETag(sum uint64) string {
 	tag := make([]byte, 0, 18)
 	tag = append(tag, '"')
-	tag = strconv.AppendUint(tag, uint64(h), 36)
+	tag = strconv.AppendUint(tag, sum, 36)
 	return string(append(tag, '"'))
 }
 

@@ -58,8 +58,8 @@ type Config struct {
 
 	// ListCacheBytes is the memory the handler may use to keep the lists it
 	// rendered, one per issue, so that it can answer a list again without
-	// rendering it while the issue's values and its organization's fields
-	// stay the same (see Store on shared snapshots). The zero value means
+	// rendering it while its ETag (the issue's values and its
+	// organization's fields) stays the same. The zero value means
 	// DefaultListCacheBytes; a negative value keeps no lists.
 	ListCacheBytes int
 
@@ -90,7 +90,10 @@ const (
 type Handler struct {
 	store Store
 	// fieldManager is store as a FieldManager, or nil.
-	fieldManager  FieldManager
+	fieldManager FieldManager
+	// snapshots and updater are the store's optional interfaces, or nil.
+	snapshots     Snapshotter
+	updater       Updater
 	verifier      TokenVerifier
 	docURL        string
 	maxBodyBytes  int64
@@ -184,6 +187,8 @@ func New(cfg Config) (*Handler, error) {
 		mux:   http.NewServeMux(),
 	}
 	h.fieldManager, _ = cfg.Store.(FieldManager)
+	h.snapshots, _ = cfg.Store.(Snapshotter)
+	h.updater, _ = cfg.Store.(Updater)
 	h.registerRoutes()
 	return h, nil
 }
@@ -253,6 +258,9 @@ type call struct {
 	// spells it, and orgFields its fields when the request was authorized.
 	org       string
 	orgFields []Field
+	// snapshot is what the store's Snapshotter found for the request, when
+	// it has one.
+	snapshot *Snapshot
 	// context is r's context, with the principal once resolve knows it.
 	context context.Context
 	// withPrincipal is the context with the principal, kept here so that
@@ -304,7 +312,15 @@ func (h *Handler) resolve(c *call) error {
 			return err
 		}
 	}
-	repo, err := h.store.Repository(c.ctx(), owner, name)
+	var repo Repository
+	var err error
+	if h.snapshots != nil {
+		var snapshot Snapshot
+		snapshot, err = h.snapshots.Snapshot(c.ctx(), owner, name, number)
+		c.snapshot, repo = &snapshot, snapshot.Repository
+	} else {
+		repo, err = h.store.Repository(c.ctx(), owner, name)
+	}
 	if err != nil {
 		return err
 	}
@@ -317,7 +333,7 @@ func (h *Handler) resolve(c *call) error {
 	if err := h.limitWrites(c); err != nil {
 		return err
 	}
-	issue, err := h.store.Issue(c.ctx(), repo, number)
+	issue, err := h.findIssue(c, repo, number)
 	if err != nil {
 		return err
 	}
@@ -363,25 +379,53 @@ func (h *Handler) limitWrites(c *call) error {
 	return nil
 }
 
+// findIssue finds issue number of repo: the snapshot's, when the store gave
+// one.
+func (h *Handler) findIssue(c *call, repo Repository, number int64) (Issue, error) {
+	if h.snapshots != nil {
+		return c.snapshot.Issue, c.snapshot.IssueErr
+	}
+	return h.store.Issue(c.ctx(), repo, number)
+}
+
+// fields returns the fields of the issue's organization: the snapshot's, when
+// the store gave one.
+func (h *Handler) fields(c *call) ([]Field, error) {
+	if h.snapshots != nil {
+		return c.snapshot.Fields, nil
+	}
+	return h.store.Fields(c.ctx(), c.issue.Repository)
+}
+
+// values returns the issue's values and their version: the snapshot's, when
+// the store gave one.
+func (h *Handler) values(c *call) ([]Value, Version, error) {
+	if h.snapshots != nil {
+		return c.snapshot.Values, c.snapshot.Version, nil
+	}
+	return h.store.Values(c.ctx(), c.issue.Key())
+}
+
 // listValues serves GET: one page of the issue's values.
 func (h *Handler) listValues(c *call) error {
-	fields, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	fields, err := h.fields(c)
 	if err != nil {
 		return err
 	}
 	key := c.issue.Key()
-	values, version, err := h.store.Values(c.ctx(), key)
+	values, version, err := h.values(c)
 	if err != nil {
 		return err
 	}
-	// A kept list has the ETag; without one, a 304 needs only the hash,
+	// A kept list has the ETag; without one, a 304 needs only the ETag,
 	// and the list is rendered after the check.
-	list := h.lists.get(key, version, fields)
+	sum := etagSum(key, version, fields)
+	list := h.lists.get(key, sum)
 	var tag string
 	if list != nil {
 		tag = list.etag
 	} else {
-		tag = etagOf(key, version, fields)
+		tag = formatETag(sum)
 	}
 	c.w.setHeader(h.header.etag, tag)
 	if etagListMatches(headerList(c.r, "If-None-Match"), tag, true) {
@@ -389,8 +433,7 @@ func (h *Handler) listValues(c *call) error {
 		return nil
 	}
 	if list == nil {
-		list = renderList(key, version, fields, values, tag)
-		h.lists.put(key, list)
+		list = h.lists.list(key, sum, fields, values)
 	}
 	p := pageOf(c.r.URL.RawQuery, list.count())
 	if link := p.link(c.r); link != "" {
@@ -414,7 +457,7 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	fields, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	fields, err := h.fields(c)
 	if err != nil {
 		return err
 	}
@@ -426,7 +469,7 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	list := h.lists.list(c.issue.Key(), result.version, fields, result.after)
+	list := h.lists.list(c.issue.Key(), etagSum(c.issue.Key(), result.version, fields), fields, result.after)
 	c.w.setHeader(h.header.etag, list.etag)
 	writeBody(c.w, http.StatusOK, list.body)
 	return nil
@@ -434,7 +477,7 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 
 // deleteValue serves DELETE: the field's value goes.
 func (h *Handler) deleteValue(c *call) error {
-	fields, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	fields, err := h.fields(c)
 	if err != nil {
 		return err
 	}
@@ -454,7 +497,7 @@ func (h *Handler) deleteValue(c *call) error {
 // the notifier when something changed. The caller sets the ETag of the
 // result.
 func (h *Handler) write(c *call, action Action, fields []Field, m mutation) (commitResult, error) {
-	result, err := h.commit(c.ctx(), c.issue.Key(), fields, headerList(c.r, "If-Match"), m)
+	result, err := h.commit(c, fields, m)
 	if err != nil {
 		return result, err
 	}

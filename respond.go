@@ -2,8 +2,10 @@ package issuefields
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -156,10 +158,22 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
+// statusClientClosedRequest is the status that the log gives a request whose
+// client went away before it was answered, as nginx logs it.
+const statusClientClosedRequest = 499
+
 // writeError answers with the error body for err. rt is the route the request
 // matched, or nil. Causes of server-side failures are logged with the request
 // id; clients see only the message.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client went away and cut the work short: nobody reads an
+		// answer, and the failure is not the server's.
+		if rec, ok := w.(*recorder); ok {
+			rec.status = statusClientClosedRequest
+		}
+		return
+	}
 	e := answerTo(err, rt)
 	if e.status >= 500 {
 		h.log.LogAttrs(r.Context(), slog.LevelError, "request failed",

@@ -181,10 +181,7 @@ type Version string
 // never modifies them, and a store must never change one afterwards. A store
 // that hands out one slice while nothing changes replaces it when something
 // does, instead of writing into it; a store that returns a new copy on every
-// call meets this too. The handler reuses what it rendered from a snapshot
-// while Fields returns the same slice (same first element and length) and
-// Values the same version, so a store that shares its slices serves lists
-// without the cost of copying and encoding them.
+// call meets this too.
 //
 // Errors: a method returns ErrNotFound or ErrIssueDeleted as documented below,
 // ErrVersionConflict from CompareAndSwap, ErrUnavailable (wrapped, with the
@@ -275,4 +272,53 @@ type FieldManager interface {
 	// ChangeFields returns sees the change, on every server that shares the
 	// store.
 	ChangeFields(ctx context.Context, org string, change func(current []Field) ([]Field, error)) ([]Field, error)
+}
+
+// Snapshot is what the handler needs to serve a request for one issue's
+// values, read in one step from one state of the store.
+type Snapshot struct {
+	// Repository is the repository that the request's owner/name names, as
+	// Store.Repository returns it.
+	Repository Repository
+	// Issue and IssueErr are what Store.Issue returns for Repository and the
+	// request's issue number.
+	Issue Issue
+	// IssueErr wraps ErrNotFound or ErrIssueDeleted, or is nil.
+	IssueErr error
+	// Fields, Values and Version are what Store.Fields and Store.Values
+	// return for Issue, when IssueErr is nil and Issue is the one asked for
+	// (it was not transferred). Otherwise the handler does not read them.
+	Fields  []Field
+	Values  []Value
+	Version Version
+}
+
+// Snapshotter is an optional interface of a Store: it reads all that a request
+// needs in one call, which a store over a database answers with one query
+// instead of four. The handler uses it in place of Repository, Issue, Fields
+// and Values when the store implements it, and decides what the caller may
+// learn in the same order as without it.
+type Snapshotter interface {
+	// Snapshot finds the repository that owner/name names as Repository
+	// does, and returns Repository's error when there is none. Otherwise it
+	// finds issue number in it, and the issue's fields, values and version,
+	// as Snapshot documents.
+	Snapshot(ctx context.Context, owner, name string, number int64) (Snapshot, error)
+}
+
+// Updater is an optional interface of a Store: it changes an issue's values
+// with the issue locked against other writers, so that concurrent writers of
+// one issue take turns instead of retrying a compare-and-set. When a store
+// implements it, the handler uses it for a write whose CompareAndSwap lost to
+// another write, and never retries.
+type Updater interface {
+	// Update reads the issue's values and version, calls change with them,
+	// and replaces the values with the ones change returns, as one atomic
+	// step with respect to every other write to the issue: other writers of
+	// the issue wait meanwhile, within the store's time bound. It returns
+	// the new version. When change returns an error, Update changes nothing
+	// and returns an error that wraps it. For an issue that was deleted or
+	// transferred away, it returns ErrIssueDeleted or ErrNotFound as Values
+	// does, without calling change.
+	Update(ctx context.Context, issue IssueKey, change func(current []Value, version Version) ([]Value, error)) (Version, error)
 }

@@ -61,18 +61,16 @@ type commitResult struct {
 	changed bool
 }
 
-// commit applies m to the issue's values with the store's compare-and-set,
-// reading and applying again when a concurrent write got there first, at most
-// maxCommitAttempts times. When ifMatch (an If-Match header) is not empty, the
-// values must still have one of its entity tags, rendered with fields; the
-// check and the write are one compare-and-set, so a client can read, modify
-// and write back without losing a concurrent change.
-func (h *Handler) commit(ctx context.Context, key IssueKey, fields []Field, ifMatch string, m mutation) (commitResult, error) {
-	for attempt := 0; ; attempt++ {
-		current, version, err := h.store.Values(ctx, key)
-		if err != nil {
-			return commitResult{}, err
-		}
+// commit applies m to the issue of c with the store's compare-and-set. When a
+// concurrent write got there first, it applies m again with the store's
+// Updater, which locks the issue, if the store has one; otherwise it reads
+// and applies again, at most maxCommitAttempts times. When the request has an
+// If-Match header, the values must still have one of its entity tags,
+// rendered with fields; the check and the write are one step, so a client can
+// read, modify and write back without losing a concurrent change.
+func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, error) {
+	ctx, key, ifMatch := c.ctx(), c.issue.Key(), headerList(c.r, "If-Match")
+	apply := func(current []Value, version Version) (commitResult, error) {
 		if ifMatch != "" && !etagListMatches(ifMatch, etagOf(key, version, fields), false) {
 			return commitResult{}, errPreconditionFailed
 		}
@@ -83,12 +81,26 @@ func (h *Handler) commit(ctx context.Context, key IssueKey, fields []Field, ifMa
 		if sameValues(current, next) {
 			return commitResult{before: current, after: current, version: version}, nil
 		}
-		newVersion, err := h.store.CompareAndSwap(ctx, key, version, next)
+		return commitResult{before: current, after: next, version: version, changed: true}, nil
+	}
+	current, version, err := h.values(c)
+	for attempt := 0; ; attempt++ {
+		if err != nil {
+			return commitResult{}, err
+		}
+		result, err := apply(current, version)
+		if err != nil || !result.changed {
+			return result, err
+		}
+		result.version, err = h.store.CompareAndSwap(ctx, key, version, result.after)
 		if err == nil {
-			return commitResult{before: current, after: next, version: newVersion, changed: true}, nil
+			return result, nil
 		}
 		if !errors.Is(err, ErrVersionConflict) {
 			return commitResult{}, err
+		}
+		if h.updater != nil {
+			return h.update(ctx, key, apply)
 		}
 		if attempt+1 == maxCommitAttempts {
 			return commitResult{}, fmt.Errorf("lost the compare-and-set %d times: %w", maxCommitAttempts, err)
@@ -96,7 +108,33 @@ func (h *Handler) commit(ctx context.Context, key IssueKey, fields []Field, ifMa
 		if err := backOff(ctx, attempt); err != nil {
 			return commitResult{}, err
 		}
+		current, version, err = h.store.Values(ctx, key)
 	}
+}
+
+// errUnchanged tells the store's Updater that a write leaves the values as
+// they are, so there is nothing to store.
+var errUnchanged = errors.New("the values stay as they are")
+
+// update applies the write with the store's Updater, with the issue locked
+// against other writers.
+func (h *Handler) update(ctx context.Context, key IssueKey, apply func([]Value, Version) (commitResult, error)) (commitResult, error) {
+	var result commitResult
+	version, err := h.updater.Update(ctx, key, func(current []Value, version Version) ([]Value, error) {
+		var err error
+		if result, err = apply(current, version); err == nil && !result.changed {
+			err = errUnchanged
+		}
+		return result.after, err
+	})
+	switch {
+	case errors.Is(err, errUnchanged):
+		return result, nil
+	case err != nil:
+		return commitResult{}, err
+	}
+	result.version = version
+	return result, nil
 }
 
 // backOff waits a random time that grows with attempt, so that writers racing

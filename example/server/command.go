@@ -72,9 +72,8 @@ type Command struct {
 	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
 
 	// ListCacheBytes is the handler's Config.ListCacheBytes: 0 keeps
-	// rendered lists within the default budget, which pays off with a store
-	// that hands out shared snapshots (memstore); a negative value keeps
-	// none, for a store whose Fields returns new slices on every call.
+	// rendered lists within the default budget; a negative value keeps
+	// none.
 	ListCacheBytes int
 }
 
