@@ -12,11 +12,51 @@ import (
 // implements exactly those of store, so that timing changes no answer.
 func timed(store issuefields.Store, m *metrics) issuefields.Store {
 	t := timedStore{store: store, metrics: m}
-	if fm, ok := store.(issuefields.FieldManager); ok {
+	fm, isFM := store.(issuefields.FieldManager)
+	sn, isSn := store.(issuefields.Snapshotter)
+	up, isUp := store.(issuefields.Updater)
+	tfm, tsn, tup := timedFieldManager{fm, m}, timedSnapshotter{sn, m}, timedUpdater{up, m}
+	switch {
+	case isFM && isSn && isUp:
 		return struct {
 			timedStore
 			timedFieldManager
-		}{t, timedFieldManager{fm, m}}
+			timedSnapshotter
+			timedUpdater
+		}{t, tfm, tsn, tup}
+	case isSn && isUp:
+		return struct {
+			timedStore
+			timedSnapshotter
+			timedUpdater
+		}{t, tsn, tup}
+	case isFM && isSn:
+		return struct {
+			timedStore
+			timedFieldManager
+			timedSnapshotter
+		}{t, tfm, tsn}
+	case isFM && isUp:
+		return struct {
+			timedStore
+			timedFieldManager
+			timedUpdater
+		}{t, tfm, tup}
+	case isFM:
+		return struct {
+			timedStore
+			timedFieldManager
+		}{t, tfm}
+	case isSn:
+		return struct {
+			timedStore
+			timedSnapshotter
+		}{t, tsn}
+	case isUp:
+		return struct {
+			timedStore
+			timedUpdater
+		}{t, tup}
 	}
 	return t
 }
@@ -66,4 +106,26 @@ func (s timedFieldManager) OrganizationFields(ctx context.Context, org string) (
 func (s timedFieldManager) ChangeFields(ctx context.Context, org string, change func(current []issuefields.Field) ([]issuefields.Field, error)) ([]issuefields.Field, error) {
 	defer s.metrics.observeStore("ChangeFields", time.Now())
 	return s.fm.ChangeFields(ctx, org, change)
+}
+
+// timedSnapshotter is a Snapshotter that counts and times the calls of sn.
+type timedSnapshotter struct {
+	sn      issuefields.Snapshotter
+	metrics *metrics
+}
+
+func (s timedSnapshotter) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	defer s.metrics.observeStore("Snapshot", time.Now())
+	return s.sn.Snapshot(ctx, owner, name, number)
+}
+
+// timedUpdater is an Updater that counts and times the calls of up.
+type timedUpdater struct {
+	up      issuefields.Updater
+	metrics *metrics
+}
+
+func (s timedUpdater) Update(ctx context.Context, issue issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	defer s.metrics.observeStore("Update", time.Now())
+	return s.up.Update(ctx, issue, change)
 }

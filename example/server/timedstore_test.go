@@ -23,7 +23,7 @@ var notStoreInterfaces = []string{"TokenVerifier", "Notifier"}
 
 // timedInterfaces are the interfaces of package issuefields that timed
 // passes through.
-var timedInterfaces = []string{"Store", "FieldManager"}
+var timedInterfaces = []string{"Store", "FieldManager", "Snapshotter", "Updater"}
 
 // TestTimedPassesThroughEveryStoreInterface reads the interfaces that
 // package issuefields declares, so that a new optional interface of a Store
