@@ -2,19 +2,47 @@
 // PostgreSQL, so that it outlives the process and several servers can share
 // it.
 //
-// A server opens a pgxpool.Pool, brings the schema up to date with [Migrate],
-// and hands [New]'s Store to the handler:
+// A server opens a Store with [Open], which creates the pool of connections,
+// brings the schema up to date with [Migrate], and hands the Store to the
+// handler:
 //
-//	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
+//	cfg, err := pgxpool.ParseConfig(os.Getenv("DATABASE_URL"))
 //	...
-//	if err := pgstore.Migrate(ctx, pool); err != nil { ... }
-//	store := pgstore.New(pool)
-//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier, ListCacheBytes: -1})
+//	store, err := pgstore.Open(ctx, cfg, pgstore.Timeout(3*time.Second))
+//	...
+//	defer store.Close()
+//	if err := pgstore.Migrate(ctx, store.Pool()); err != nil { ... }
+//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier})
 //
-// Fields and Values read the database on every call and return new slices,
-// so the handler's cache of rendered lists, which reuses a list while Fields
-// hands out the same slice, would only keep lists it never serves again: a
-// negative ListCacheBytes turns it off.
+// [New] makes a Store over a pool of the caller's own.
+//
+// # One round trip per request
+//
+// The Store implements [issuefields.Snapshotter]: a request costs one query
+// that finds the repository, the issue (following transfers), its values and
+// version, and the version of the organization's field definitions. The
+// Store keeps each organization's fields in memory under that version, which
+// triggers replace on every change to the fields or their options, so a
+// change made through any server is seen by the next request; only then does
+// a second query read the fields. A write adds one UPDATE that checks the
+// version the request read ([Store.CompareAndSwap]). When another write got
+// there first, the handler writes through [Store.Update], which locks the
+// issue's row (SELECT ... FOR UPDATE) and writes in the same transaction, in
+// two round trips: writers of a hot issue take turns instead of retrying.
+//
+// # Bounded waits
+//
+// Every operation is bounded by the [Timeout] option ([DefaultTimeout]): a
+// wait for a connection, for a row lock, for a database that does not answer.
+// Past it the operation fails with an error that wraps
+// [issuefields.ErrUnavailable], which the handler answers with 503 and
+// Retry-After. The pool of [Open] also gives the bound to the database as
+// the connections' statement_timeout and lock_timeout. Writers of one issue
+// take turns in the process before they take a connection, so an issue whose
+// row is locked elsewhere holds one connection, not the pool; its writes
+// answer 503 after the bound while every other request is served. [PoolSize]
+// sets the pool's size ([DefaultMaxConns]); no operation holds more than one
+// connection, so the pool cannot deadlock against itself.
 //
 // The Store is a storetest.Seeder too: it has the seed methods of
 // memstore.Store (AddOrganization, AddField, AddRepository, RenameRepository,
@@ -76,11 +104,11 @@
 // Any number of servers may share one database. [Store.CompareAndSwap] is a
 // single UPDATE of the issue's row that checks the expected version; the row's
 // lock makes the check and the write one atomic step, so of concurrent writers
-// with the same version exactly one succeeds and the handler retries the
-// others. Writes to different issues lock different rows and do not wait for
-// each other. The seed methods take a lock that makes them apply one at a time;
-// the handler's reads and writes do not wait for it, and a write waits only
-// for a seed call that changes the same issue.
+// with the same version exactly one succeeds, and [Store.Update] serializes the
+// others on the row's lock. Writes to different issues lock different rows
+// and do not wait for each other. The seed methods take a lock that makes them
+// apply one at a time; the handler's reads and writes do not wait for it, and
+// a write waits only for a seed call that changes the same issue.
 //
 // Versions come from the database, so every server hands out the same ETag for
 // the same state of an issue. What each server keeps in memory is its own: the secondary

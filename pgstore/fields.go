@@ -23,6 +23,8 @@ const fieldColumns = `f.id, f.name, f.data_type, f.description, f.visibility, f.
 // a user has no fields: Fields returns an empty slice. It returns an error
 // wrapping [issuefields.ErrNotFound] for a repository the store does not know.
 func (s *Store) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	const query = `SELECT ` + fieldColumns + `
 		FROM repositories r
 		LEFT JOIN fields f ON f.account_id = r.owner_id
@@ -37,6 +39,8 @@ func (s *Store) Fields(ctx context.Context, repo issuefields.Repository) ([]issu
 // returns an error wrapping [issuefields.ErrNotFound] when org is not an
 // organization of the store.
 func (s *Store) OrganizationFields(ctx context.Context, org string) ([]issuefields.Field, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	return organizationFields(ctx, s.pool, org)
 }
 
@@ -61,6 +65,8 @@ func organizationFields(ctx context.Context, q fieldQuerier, org string) ([]issu
 // organization's repositories to a new version, which a CompareAndSwap
 // prepared before the change no longer matches.
 func (s *Store) ChangeFields(ctx context.Context, org string, change func(current []issuefields.Field) ([]issuefields.Field, error)) ([]issuefields.Field, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	what := fmt.Sprintf("change the fields of organization %q", org)
 	var stored []issuefields.Field
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -176,8 +182,7 @@ func fieldsOf(ctx context.Context, q fieldQuerier, what, query string, arg any) 
 	for rows.Next() {
 		found = true
 		var f fieldRow
-		if err := rows.Scan(&f.id, &f.name, &f.dataType, &f.description, &f.visibility, &f.createdAt, &f.updatedAt,
-			&f.optionID, &f.optionName, &f.color, &f.optionDescription, &f.priority); err != nil {
+		if err := rows.Scan(f.columns()...); err != nil {
 			return nil, wrap("read the fields of "+what, err)
 		}
 		fields = f.appendTo(fields)
@@ -198,6 +203,12 @@ type fieldRow struct {
 	optionName, color, optionDescription    *string
 	createdAt, updatedAt                    *time.Time
 	priority                                *int
+}
+
+// columns returns where to scan fieldColumns into r.
+func (r *fieldRow) columns() []any {
+	return []any{&r.id, &r.name, &r.dataType, &r.description, &r.visibility, &r.createdAt, &r.updatedAt,
+		&r.optionID, &r.optionName, &r.color, &r.optionDescription, &r.priority}
 }
 
 // appendTo adds what r holds to fields: a new field, an option of the last

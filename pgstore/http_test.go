@@ -41,10 +41,14 @@ func newHandler(t testing.TB, s issuefields.Store) *issuefields.Handler {
 	return h
 }
 
-// serve sends h a request with writer's token and returns the answer.
-func serve(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
+// serve sends h a request with writer's token, and the further headers given
+// as name and value pairs, and returns the answer.
+func serve(h http.Handler, method, path, body string, header ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer token")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec

@@ -15,6 +15,8 @@ import (
 // returns an error wrapping [issuefields.ErrNotFound] when no repository has
 // or had that name.
 func (s *Store) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	r, err := findRepository(ctx, s.pool, owner, name)
 	return r.Repository, err
 }
@@ -25,7 +27,13 @@ func (s *Store) Repository(ctx context.Context, owner, name string) (issuefields
 // [issuefields.ErrNotFound] for a number that never was an issue of repo or a
 // repository the store does not know.
 func (s *Store) Issue(ctx context.Context, repo issuefields.Repository, number int64) (issuefields.Issue, error) {
-	key := issuefields.IssueKey{RepositoryID: repo.ID, Number: number}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	return s.issue(ctx, issuefields.IssueKey{RepositoryID: repo.ID, Number: number})
+}
+
+// issue finds the issue that key names now, following its transfers.
+func (s *Store) issue(ctx context.Context, key issuefields.IssueKey) (issuefields.Issue, error) {
 	// The chain of transfers starts at the issue and ends at the first issue
 	// that was not transferred.
 	const query = `

@@ -20,6 +20,9 @@ type migration struct {
 //go:embed migrations/001_tables.sql
 var tablesSQL string
 
+//go:embed migrations/002_fields_version.sql
+var fieldsVersionSQL string
+
 //go:embed migrations/003_field_management.sql
 var fieldManagementSQL string
 
@@ -27,6 +30,7 @@ var fieldManagementSQL string
 // released, never changes: a change to the schema is a new step at the end.
 var migrations = []migration{
 	{1, "accounts, fields, repositories and issues", tablesSQL},
+	{2, "a version of each account's fields", fieldsVersionSQL},
 	{3, "field management: descriptions, visibility, times, priorities and the last field ID", fieldManagementSQL},
 }
 
@@ -56,7 +60,14 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 
 // apply applies m in tx, unless the schema has it already.
 func (m migration) apply(ctx context.Context, tx pgx.Tx) error {
-	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '')))`, migrateLockClass)
+	// A step may take longer than the store's Timeout, which a pool of
+	// Open gives its connections, and so may the wait for another server's
+	// step.
+	_, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0`)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '')))`, migrateLockClass)
 	if err != nil {
 		return err
 	}

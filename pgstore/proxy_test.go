@@ -14,7 +14,9 @@ import (
 // A proxy forwards the TCP connections it accepts on a port of 127.0.0.1 to
 // the database server. Cutting it closes the port and every connection
 // through it, as when the database goes away; restoring it opens the same
-// port again.
+// port again. Freezing it holds every byte and every new connection, as when
+// the database's process stops or the network drops packets; thawing it lets
+// them through again.
 type proxy struct {
 	network, target string // the database server's address
 	addr            string // the proxy's address
@@ -22,6 +24,8 @@ type proxy struct {
 	mu    sync.Mutex
 	ln    net.Listener // nil while cut
 	conns map[net.Conn]bool
+	// thawed is closed while the proxy forwards, open while it is frozen.
+	thawed chan struct{}
 }
 
 // newProxy starts a proxy to the server that cfg connects to, and returns it
@@ -29,7 +33,8 @@ type proxy struct {
 func newProxy(t testing.TB, cfg *pgxpool.Config) (*proxy, *pgxpool.Config) {
 	t.Helper()
 	p := &proxy{network: "tcp", target: net.JoinHostPort(cfg.ConnConfig.Host, fmt.Sprint(cfg.ConnConfig.Port)),
-		conns: make(map[net.Conn]bool)}
+		conns: make(map[net.Conn]bool), thawed: make(chan struct{})}
+	close(p.thawed)
 	if filepath.IsAbs(cfg.ConnConfig.Host) {
 		p.network, p.target = "unix", filepath.Join(cfg.ConnConfig.Host, fmt.Sprintf(".s.PGSQL.%d", cfg.ConnConfig.Port))
 	}
@@ -39,7 +44,10 @@ func newProxy(t testing.TB, cfg *pgxpool.Config) (*proxy, *pgxpool.Config) {
 	}
 	p.addr = ln.Addr().String()
 	p.start(ln)
-	t.Cleanup(p.cut)
+	t.Cleanup(func() {
+		p.thaw()
+		p.cut()
+	})
 
 	proxied := cfg.Copy()
 	port := uint16(ln.Addr().(*net.TCPAddr).Port)
@@ -69,6 +77,7 @@ func (p *proxy) start(ln net.Listener) {
 // forward copies bytes both ways between client and a new connection to the
 // database server, until either side closes or the proxy is cut.
 func (p *proxy) forward(client net.Conn) {
+	p.waitThawed()
 	server, err := net.Dial(p.network, p.target)
 	if err != nil {
 		client.Close()
@@ -86,7 +95,7 @@ func (p *proxy) forward(client net.Conn) {
 	var wg sync.WaitGroup
 	for _, pair := range [][2]net.Conn{{server, client}, {client, server}} {
 		wg.Go(func() {
-			_, _ = io.Copy(pair[0], pair[1])
+			_, _ = io.Copy(pair[0], thawedReader{p, pair[1]})
 			pair[0].Close()
 			pair[1].Close()
 		})
@@ -119,4 +128,46 @@ func (p *proxy) restore(t testing.TB) {
 		t.Fatalf("reopening the proxy's port: %v", err)
 	}
 	p.start(ln)
+}
+
+// freeze holds every byte and every new connection until thaw.
+func (p *proxy) freeze() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.thawed:
+		p.thawed = make(chan struct{})
+	default:
+	}
+}
+
+// thaw lets bytes and connections through again.
+func (p *proxy) thaw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.thawed:
+	default:
+		close(p.thawed)
+	}
+}
+
+// waitThawed returns once the proxy is not frozen.
+func (p *proxy) waitThawed() {
+	p.mu.Lock()
+	thawed := p.thawed
+	p.mu.Unlock()
+	<-thawed
+}
+
+// A thawedReader reads from r and holds what it read while p is frozen.
+type thawedReader struct {
+	p *proxy
+	r io.Reader
+}
+
+func (t thawedReader) Read(b []byte) (int, error) {
+	n, err := t.r.Read(b)
+	t.p.waitThawed()
+	return n, err
 }

@@ -2,6 +2,8 @@ package pgstore
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -11,26 +13,67 @@ import (
 // tables that [Migrate] creates. Its seed methods fill it as those of
 // memstore.Store do. It is safe for concurrent use, and several Stores, in
 // one process or in several, may share one database. The zero value is not
-// usable; call [New].
+// usable; call [Open] or [New].
 type Store struct {
-	pool *pgxpool.Pool
+	pool     *pgxpool.Pool
+	ownsPool bool
+	timeout  time.Duration
+	turns    turns
+	fields   fieldsCache
 }
 
-var _ issuefields.Store = (*Store)(nil)
+var (
+	_ issuefields.Store       = (*Store)(nil)
+	_ issuefields.Snapshotter = (*Store)(nil)
+	_ issuefields.Updater     = (*Store)(nil)
+)
 
-// New returns a Store that works through pool. The pool belongs to the
-// caller, who closes it after the last use of the Store; the tables must
-// exist, which [Migrate] sees to. The pool's connections find the tables by
-// their search_path, so a database can hold several stores in schemas of
-// their own.
-func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool}
+// New returns a Store that works through pool, which belongs to the caller,
+// who closes it after the last use of the Store; the tables must exist, which
+// [Migrate] sees to. The pool's connections find the tables by their
+// search_path, so a database can hold several stores in schemas of their
+// own. The [Timeout] option bounds each operation by a deadline of its
+// context; the database enforces it too only if the pool's connections have
+// a statement_timeout and lock_timeout, as those of [Open] have. New panics
+// on an invalid option, and on [PoolSize], which a given pool cannot take.
+func New(pool *pgxpool.Pool, opts ...Option) *Store {
+	set, err := apply(opts)
+	if err == nil && set.poolSize != 0 {
+		err = fmt.Errorf("pgstore.New: the PoolSize option sizes the pool of Open; size a pool of your own with pgxpool.Config.MaxConns")
+	}
+	if err != nil {
+		panic(err)
+	}
+	return newStore(pool, set)
+}
+
+// newStore returns a Store over pool with set.
+func newStore(pool *pgxpool.Pool, set settings) *Store {
+	return &Store{pool: pool, timeout: set.timeout}
+}
+
+// Pool returns the pool that the Store works through.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Close closes the pool that [Open] created. It does nothing for a Store made
+// by [New], whose pool belongs to the caller.
+func (s *Store) Close() {
+	if s.ownsPool {
+		s.pool.Close()
+	}
+}
+
+// bound returns ctx bounded by the store's timeout.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
 }
 
 // IsEmpty reports whether the store holds no organization and no repository,
 // as after the first [Migrate]. A server uses it at start-up to load initial
 // data into a new database once, and never again.
 func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	var empty bool
 	err := s.pool.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM accounts)`).Scan(&empty)
 	if err != nil {

@@ -16,6 +16,8 @@ import (
 // [issuefields.ErrNotFound] for an issue that does not exist or that was
 // transferred away (its values moved with it).
 func (s *Store) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	const query = `
 		SELECT state, moved_to_repository_id, moved_to_number, version, field_values
 		FROM issues WHERE repository_id = $1 AND number = $2`
@@ -50,11 +52,20 @@ func (s *Store) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefi
 // PostgreSQL applies to the issue's row under the row's lock: of several
 // writers with the same expected version, on one server or on several, exactly
 // one succeeds. Writers to other issues lock other rows and do not wait.
+// Writers of one issue in this process take turns before they take a
+// connection.
 func (s *Store) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
 	data, err := encodeValues(values)
 	if err != nil {
 		return "", fmt.Errorf("pgstore: write the values of %s: %w", describe(key), err)
 	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	release, err := s.turns.take(ctx, key)
+	if err != nil {
+		return "", wrap("wait for the turn to write "+describe(key), err)
+	}
+	defer release()
 	// When the UPDATE changes no row, the SELECT tells why: no such issue, an
 	// issue that is not live, or else a version that is no longer current. It
 	// sees the row as it was when the statement began, so an issue it sees live

@@ -22,6 +22,8 @@ var errNoDatabase = errors.New("no database: give -postgres postgres://user:pass
 // the PostgreSQL database that the flag, or else $DATABASE_URL, names.
 func command() server.Command {
 	var dsn string
+	var timeout time.Duration
+	var poolSize int
 	return server.Command{
 		Usage: "go run ./cmd/example",
 		Flags: func(fs *flag.FlagSet) {
@@ -29,24 +31,24 @@ func command() server.Command {
 			// flag's default: -h would print a password it holds.
 			fs.StringVar(&dsn, "postgres", "", "PostgreSQL connection `URL` of the database that keeps the data, such as postgres://user:password@localhost:5432/issuefields "+
 				"(default $DATABASE_URL); the data file is loaded only into an empty database")
+			fs.DurationVar(&timeout, "store-timeout", pgstore.DefaultTimeout,
+				"bound on each operation of the store (a lock or statement wait, an unanswering database); past it a request is answered 503 with Retry-After")
+			fs.IntVar(&poolSize, "pool-size", pgstore.DefaultMaxConns(), "most connections to the database")
 		},
 		Open: func(ctx context.Context, logger *slog.Logger) (server.Store, func(), error) {
 			url := dsn
 			if url == "" {
 				url = os.Getenv("DATABASE_URL")
 			}
-			return open(ctx, url, logger)
+			return open(ctx, url, logger, pgstore.Timeout(timeout), pgstore.PoolSize(poolSize))
 		},
-		// pgstore returns new slices from every Fields call, which the
-		// handler's list cache cannot reuse.
-		ListCacheBytes: -1,
 	}
 }
 
 // open connects to the database at dsn, brings its schema up to date and
 // returns a store over it, with the function that closes the connections.
 // Its errors never hold the password of dsn.
-func open(ctx context.Context, dsn string, logger *slog.Logger) (server.Store, func(), error) {
+func open(ctx context.Context, dsn string, logger *slog.Logger, opts ...pgstore.Option) (server.Store, func(), error) {
 	if dsn == "" {
 		return nil, nil, errNoDatabase
 	}
@@ -54,21 +56,22 @@ func open(ctx context.Context, dsn string, logger *slog.Logger) (server.Store, f
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	s, err := pgstore.Open(ctx, cfg, opts...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("-postgres: %w", err)
-	}
-	if err := connect(ctx, pool); err != nil {
-		pool.Close()
 		return nil, nil, err
 	}
-	if err := pgstore.Migrate(ctx, pool); err != nil {
-		pool.Close()
+	if err := connect(ctx, s.Pool()); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	if err := pgstore.Migrate(ctx, s.Pool()); err != nil {
+		s.Close()
 		return nil, nil, fmt.Errorf("bringing the database's schema up to date: %w", err)
 	}
 	c := cfg.ConnConfig
-	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User)
-	return store{Store: pgstore.New(pool), pool: pool}, pool.Close, nil
+	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User,
+		"pool_size", s.Pool().Config().MaxConns)
+	return store{Store: s}, s.Close, nil
 }
 
 // connectTimeout bounds the first connection to the database.

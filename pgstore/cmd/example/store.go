@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/issuefields/issuefields/pgstore"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // loadLockClass is the first key of the advisory lock that LoadIfEmpty
@@ -15,7 +14,6 @@ const loadLockClass = 0x70676c64 // "pgld"
 // start on a new database at once load the data file.
 type store struct {
 	*pgstore.Store
-	pool *pgxpool.Pool
 }
 
 // LoadIfEmpty calls load if the store holds no data, and reports whether it
@@ -25,11 +23,16 @@ type store struct {
 // store not empty. The lock ends with the transaction, even when the
 // connection breaks.
 func (s store) LoadIfEmpty(ctx context.Context, load func() error) (bool, error) {
-	tx, err := s.pool.Begin(ctx)
+	tx, err := s.Pool().Begin(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	// Another server's load may take longer than the store's timeout.
+	_, err = tx.Exec(ctx, `SET LOCAL lock_timeout = 0`)
+	if err != nil {
+		return false, err
+	}
 	_, err = tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '')))`, loadLockClass)
 	if err != nil {
 		return false, err

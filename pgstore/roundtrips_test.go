@@ -1,0 +1,77 @@
+package pgstore_test
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"github.com/issuefields/issuefields/pgstore"
+	"github.com/jackc/pgx/v5"
+)
+
+// roundTrips counts the round trips that a pool's connections make: a query
+// is one, a batch of queries sent together is one, and so is preparing a
+// statement.
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+func (r *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+
+func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
+
+// TestRoundTrips checks that, once its connection has prepared its
+// statements, the handler over a Store answers a list with one round trip to
+// the database and each write with at most two.
+func TestRoundTrips(t *testing.T) {
+	cfg, _ := newBoundedStore(t, 2, 1)
+	trips := &roundTrips{}
+	cfg.ConnConfig.Tracer = trips
+	h := newHandler(t, openStore(t, cfg, pgstore.PoolSize(1)))
+	path := valuesPath("octo-org", "hello-world", 1)
+	requests := []struct {
+		name, method, path, body string
+		header                   []string
+		status, most             int
+	}{
+		{"list", "GET", path, "", nil, http.StatusOK, 1},
+		{"add", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
+		{"add of the same value", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
+		{"set", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 2},
+		{"delete", "DELETE", path + "/2", "", nil, http.StatusNoContent, 2},
+		{"list, not modified", "GET", path, "", []string{"If-None-Match", "*"}, http.StatusNotModified, 1},
+		{"list of a page", "GET", path + "?per_page=1&page=2", "", nil, http.StatusOK, 1},
+	}
+	for round := range 2 {
+		for _, r := range requests {
+			before := trips.n.Load()
+			rec := serve(h, r.method, r.path, r.body, r.header...)
+			n := trips.n.Load() - before
+			if rec.Code != r.status {
+				t.Fatalf("%s: status %d, want %d: %s", r.name, rec.Code, r.status, rec.Body)
+			}
+			// The first round prepares the statements.
+			if round == 1 && n > int64(r.most) {
+				t.Errorf("%s: %d round trips to the database, want at most %d", r.name, n, r.most)
+			}
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package pgstore
+
+import (
+	"context"
+	"sync"
+
+	"github.com/issuefields/issuefields"
+)
+
+// turns makes the writers of one issue in this process take turns before
+// they take a connection of the pool. Without it, each of them would hold a
+// connection while it waits for the issue's row lock in the database, and an
+// issue locked elsewhere (a slow transaction, a migration) would soon hold
+// every connection, stalling requests for other issues too. With it, one
+// writer per issue waits in the database and the others wait here, without a
+// connection, within their deadline.
+type turns struct {
+	mu     sync.Mutex
+	issues map[issuefields.IssueKey]*turn
+}
+
+// A turn is the right to write to one issue. ch holds a token while a
+// writer has it; users counts the writers that have it or wait for it.
+type turn struct {
+	ch    chan struct{}
+	users int
+}
+
+// take waits for the turn of the issue key, until ctx ends, and returns the
+// function that gives it back.
+func (t *turns) take(ctx context.Context, key issuefields.IssueKey) (release func(), err error) {
+	t.mu.Lock()
+	if t.issues == nil {
+		t.issues = make(map[issuefields.IssueKey]*turn)
+	}
+	tr := t.issues[key]
+	if tr == nil {
+		tr = &turn{ch: make(chan struct{}, 1)}
+		t.issues[key] = tr
+	}
+	tr.users++
+	t.mu.Unlock()
+	select {
+	case tr.ch <- struct{}{}:
+		return func() {
+			<-tr.ch
+			t.leave(key, tr)
+		}, nil
+	case <-ctx.Done():
+		t.leave(key, tr)
+		return nil, ctx.Err()
+	}
+}
+
+// leave forgets tr, the turn of key, when nobody has it or waits for it.
+func (t *turns) leave(key issuefields.IssueKey, tr *turn) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if tr.users--; tr.users == 0 {
+		delete(t.issues, key)
+	}
+}

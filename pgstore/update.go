@@ -1,0 +1,91 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/issuefields/issuefields"
+	"github.com/jackc/pgx/v5"
+)
+
+// Update reads the issue's values with its row locked, calls change with
+// them, and stores what change returns, in one transaction of two round
+// trips: BEGIN with the locking read, then the UPDATE with COMMIT. Writers of
+// the issue on other servers wait for the row lock, those of this process
+// for their turn, so that concurrent writers take turns instead of losing
+// compare-and-sets. When change returns an error, Update rolls back and
+// returns an error that wraps it. It returns the errors of [Store.Values] for
+// an issue that is deleted, transferred or unknown.
+func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	what := "write the values of " + describe(key)
+	release, err := s.turns.take(ctx, key)
+	if err != nil {
+		return "", wrap("wait for the turn to write "+describe(key), err)
+	}
+	defer release()
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return "", wrap(what, err)
+	}
+	defer conn.Release()
+	committed := false
+	defer func() {
+		if !committed {
+			// A connection left in a transaction is closed when released;
+			// one that rolls back in time is kept.
+			_, _ = conn.Exec(ctx, "ROLLBACK")
+		}
+	}()
+
+	const read = `
+		SELECT state, moved_to_repository_id, moved_to_number, version, field_values
+		FROM issues WHERE repository_id = $1 AND number = $2
+		FOR UPDATE`
+	var st issueState
+	var version int64
+	var data []byte
+	batch := &pgx.Batch{}
+	batch.Queue("BEGIN")
+	batch.Queue(read, key.RepositoryID, key.Number).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&st.state, &st.movedToRepository, &st.movedToNumber, &version, &data)
+	})
+	err = conn.SendBatch(ctx, batch).Close()
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", noIssue(key)
+	case err != nil:
+		return "", wrap(what, err)
+	}
+	if err := st.check(describe(key)); err != nil {
+		return "", err
+	}
+	current, err := decodeValues(data)
+	if err != nil {
+		return "", fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
+	}
+	next, err := change(current, formatVersion(version))
+	if err != nil {
+		return "", fmt.Errorf("pgstore: %s: %w", what, err)
+	}
+	if data, err = encodeValues(next); err != nil {
+		return "", fmt.Errorf("pgstore: %s: %w", what, err)
+	}
+
+	const write = `
+		UPDATE issues SET field_values = $3, version = version + 1
+		WHERE repository_id = $1 AND number = $2
+		RETURNING version`
+	batch = &pgx.Batch{}
+	batch.Queue(write, key.RepositoryID, key.Number, data).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&version)
+	})
+	batch.Queue("COMMIT")
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+		return "", wrap(what, err)
+	}
+	committed = true
+	return formatVersion(version), nil
+}
