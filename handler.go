@@ -8,8 +8,9 @@ import (
 	"net/http"
 	"net/textproto"
 	"regexp"
-	"strings"
 	"time"
+
+	"github.com/issuefields/issuefields/internal/reponame"
 )
 
 // Config configures a Handler. Store and Verifier are required; every other
@@ -296,7 +297,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 func (h *Handler) resolve(c *call) error {
 	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
 	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
-	if !ok || len(name) >= 4 && strings.EqualFold(name[len(name)-4:], ".git") {
+	if !ok || reponame.HasGitSuffix(name) {
 		return ErrNotFound
 	}
 	if c.route.hasFieldID {
@@ -327,7 +328,7 @@ func (h *Handler) resolve(c *call) error {
 	if err := Authorize(c.ctx(), c.route.op, repo, c.principal); err != nil {
 		return err
 	}
-	if !strings.EqualFold(repo.Owner, owner) || !strings.EqualFold(repo.Name, name) {
+	if !reponame.Same(repo.Owner, owner) || !reponame.Same(repo.Name, name) {
 		return c.redirect(repo, number)
 	}
 	if err := h.limitWrites(c); err != nil {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/reponame"
 )
 
 var _ issuefields.FieldManager = (*Store)(nil)
@@ -72,7 +72,7 @@ func (s *Store) pruneValues(a *account) {
 
 // organization returns the organization login. The caller holds s.mu.
 func (s *Store) organization(login string) (*account, error) {
-	a, ok := s.accounts[strings.ToLower(login)]
+	a, ok := s.accounts[reponame.Key(login)]
 	if !ok || !a.org {
 		return nil, fmt.Errorf("memstore: organization %q: %w", login, issuefields.ErrNotFound)
 	}

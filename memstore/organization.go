@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/reponame"
 )
 
 // AddOrganization adds the organization login. Repositories that
@@ -20,10 +20,10 @@ func (s *Store) AddOrganization(login string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if a, ok := s.accounts[strings.ToLower(login)]; ok {
+	if a, ok := s.accounts[reponame.Key(login)]; ok {
 		return fmt.Errorf("memstore: organization %q: account %q already exists", login, a.login)
 	}
-	s.accounts[strings.ToLower(login)] = &account{login: login, org: true}
+	s.accounts[reponame.Key(login)] = &account{login: login, org: true}
 	return nil
 }
 
@@ -37,7 +37,7 @@ func (s *Store) AddOrganization(login string) error {
 func (s *Store) AddField(org string, f issuefields.Field) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, ok := s.accounts[strings.ToLower(org)]
+	a, ok := s.accounts[reponame.Key(org)]
 	switch {
 	case !ok:
 		return fmt.Errorf("memstore: organization %q: %w", org, issuefields.ErrNotFound)
@@ -55,7 +55,7 @@ func (s *Store) AddField(org string, f issuefields.Field) error {
 // account returns the account login, which it creates as a user account if
 // the store does not have it yet. The caller holds s.mu for writing.
 func (s *Store) account(login string) *account {
-	key := strings.ToLower(login)
+	key := reponame.Key(login)
 	a, ok := s.accounts[key]
 	if !ok {
 		a = &account{login: login}

@@ -2,9 +2,9 @@ package memstore
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/reponame"
 )
 
 // AddRepository adds the repository owner/name and returns it. Its owner is
@@ -75,12 +75,8 @@ func (s *Store) TransferRepository(owner, name, newOwner string) error {
 // called owner/name: both must be non-empty without a slash, and no other
 // repository may be called so now. The caller holds s.mu for writing.
 func (s *Store) claim(r *repository, owner, name string) error {
-	full := owner + "/" + name
-	switch {
-	case owner == "" || strings.Contains(owner, "/"):
-		return fmt.Errorf("memstore: repository %q: bad owner %q", full, owner)
-	case name == "" || strings.Contains(name, "/"):
-		return fmt.Errorf("memstore: repository %q: bad name %q", full, name)
+	if err := reponame.Check(owner, name); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	key := nameOf(owner, name)
 	if other, ok := s.names[key]; ok && other != r && other.current() == key {

@@ -1,10 +1,10 @@
 package memstore
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/reponame"
 )
 
 // Store is an in-memory [issuefields.Store] that its seed methods fill. The
@@ -58,7 +58,7 @@ type repoName struct {
 
 // nameOf returns the key under which owner/name is found.
 func nameOf(owner, name string) repoName {
-	return repoName{strings.ToLower(owner), strings.ToLower(name)}
+	return repoName{reponame.Key(owner), reponame.Key(name)}
 }
 
 // current returns the key of the repository's current owner and name.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/reponame"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -99,8 +99,7 @@ func findRepository(ctx context.Context, q querier, owner, name string) (reposit
 }
 
 // nameKey returns the key under which an owner's login or a repository's
-// name is looked up: the same for every spelling that matches
-// case-insensitively.
+// name is looked up.
 func nameKey(name string) string {
-	return strings.ToLower(name)
+	return reponame.Key(name)
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/reponame"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -100,12 +100,8 @@ func (s *Store) TransferRepository(owner, name, newOwner string) error {
 // may be called owner/name: both must be non-empty without a slash, and no
 // other repository may be called so now.
 func claim(ctx context.Context, tx pgx.Tx, id int64, owner, name string) error {
-	full := owner + "/" + name
-	switch {
-	case owner == "" || strings.Contains(owner, "/"):
-		return fmt.Errorf("pgstore: repository %q: bad owner %q", full, owner)
-	case name == "" || strings.Contains(name, "/"):
-		return fmt.Errorf("pgstore: repository %q: bad name %q", full, name)
+	if err := reponame.Check(owner, name); err != nil {
+		return fmt.Errorf("pgstore: %w", err)
 	}
 	var otherOwner, otherName string
 	err := tx.QueryRow(ctx, `
@@ -116,7 +112,7 @@ func claim(ctx context.Context, tx pgx.Tx, id int64, owner, name string) error {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil
 	case err != nil:
-		return wrap(fmt.Sprintf("check whether repository %q exists", full), err)
+		return wrap(fmt.Sprintf("check whether repository %q exists", owner+"/"+name), err)
 	}
 	return fmt.Errorf("pgstore: repository %q already exists", otherOwner+"/"+otherName)
 }
