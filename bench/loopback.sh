@@ -28,37 +28,11 @@ BASELINE_ADDR=127.0.0.1:18081
 LIST_PATH=/repos/bench-org/bench-repo/issues/1/issue-field-values
 WRITE_PATH=/repos/bench-org/bench-repo/issues/2/issue-field-values
 
-need() {
-  local missing=()
-  for tool in "$@"; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing ${missing[*]} from Debian's packages"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
-}
+. bench/lib.sh
 need wrk curl
-
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 go build -o "$tmp/example" ./example
 go build -o "$tmp/baseline" ./bench/baseline
-
-# wait_for URL: polls until the server answers, for at most ten seconds.
-wait_for() {
-  for _ in $(seq 100); do
-    curl -fs -o /dev/null -H 'Authorization: Bearer bench-token' "$1" && return 0
-    sleep 0.1
-  done
-  echo "no answer from $1" >&2
-  exit 1
-}
 
 taskset -c 0 "$tmp/example" -addr "$EXAMPLE_ADDR" -data bench/data.json \
   -write-limit 0 -write-limit-hourly 0 ${EXAMPLE_FLAGS:-} >/dev/null 2>"$tmp/example.log" &
