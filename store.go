@@ -316,8 +316,10 @@ type Updater interface {
 	// and replaces the values with the ones change returns, as one atomic
 	// step with respect to every other write to the issue: other writers of
 	// the issue wait meanwhile, within the store's time bound. It returns
-	// the new version. When change returns an error, Update changes nothing
-	// and returns an error that wraps it. For an issue that was deleted or
+	// the new version. change may be called more than once, with values the
+	// store holds and then with the ones it finds under the lock; it must
+	// not modify current. When the last call of change returns an error,
+	// Update changes nothing and returns an error that wraps it. For an issue that was deleted or
 	// transferred away, it returns ErrIssueDeleted or ErrNotFound as Values
 	// does, without calling change.
 	Update(ctx context.Context, issue IssueKey, change func(current []Value, version Version) ([]Value, error)) (Version, error)

@@ -9,6 +9,20 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// decode returns the values of key at version, which data holds: the kept
+// ones, when this process kept that version.
+func (s *Store) decode(key issuefields.IssueKey, version int64, data []byte) ([]issuefields.Value, error) {
+	if r, ok := s.recent.get(key); ok && r.version == version {
+		return r.values, nil
+	}
+	values, err := decodeValues(data)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
+	}
+	s.recent.put(key, version, values)
+	return values, nil
+}
+
 // snapshotQuery finds, in one statement, the repository that owner/name ($1,
 // $2 as name keys) names, the version of its owner's fields, and the row of
 // its issue $3: state, where a transferred issue went, version and values. A
@@ -64,8 +78,8 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 		return snap, nil
 	}
 	snap.Issue = issuefields.Issue{Repository: snap.Repository, Number: number}
-	if snap.Values, err = decodeValues(data); err != nil {
-		return snap, fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
+	if snap.Values, err = s.decode(key, *version, data); err != nil {
+		return snap, err
 	}
 	snap.Version = formatVersion(*version)
 	snap.Fields, err = s.fields.of(ctx, s.pool, ownerID, fieldsVersion)

@@ -20,6 +20,7 @@ type Store struct {
 	timeout  time.Duration
 	turns    turns
 	fields   fieldsCache
+	recent   recentValues
 }
 
 var (

@@ -14,7 +14,9 @@ import (
 // trips: BEGIN with the locking read, then the UPDATE with COMMIT. Writers of
 // the issue on other servers wait for the row lock, those of this process
 // for their turn, so that concurrent writers take turns instead of losing
-// compare-and-sets. When change returns an error, Update rolls back and
+// compare-and-sets. When this process wrote or read the issue last, Update
+// first applies change to the values it kept and stores the result with a
+// compare-and-set, one round trip, and locks the row only when that fails. When change returns an error, Update rolls back and
 // returns an error that wraps it. It returns the errors of [Store.Values] for
 // an issue that is deleted, transferred or unknown.
 func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
@@ -26,6 +28,16 @@ func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change fun
 		return "", wrap("wait for the turn to write "+describe(key), err)
 	}
 	defer release()
+	if r, ok := s.recent.get(key); ok {
+		// change may refuse kept values that are older than the database's,
+		// which the locked read then tells.
+		if next, err := change(r.values, formatVersion(r.version)); err == nil {
+			version, err := s.swap(ctx, key, &r.version, next)
+			if !errors.Is(err, issuefields.ErrVersionConflict) {
+				return version, err
+			}
+		}
+	}
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return "", wrap(what, err)
@@ -62,9 +74,9 @@ func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change fun
 	if err := st.check(describe(key)); err != nil {
 		return "", err
 	}
-	current, err := decodeValues(data)
+	current, err := s.decode(key, version, data)
 	if err != nil {
-		return "", fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
+		return "", err
 	}
 	next, err := change(current, formatVersion(version))
 	if err != nil {
@@ -87,5 +99,6 @@ func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change fun
 		return "", wrap(what, err)
 	}
 	committed = true
+	s.recent.put(key, version, cloneValues(next))
 	return formatVersion(version), nil
 }

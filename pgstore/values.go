@@ -35,9 +35,9 @@ func (s *Store) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefi
 	if err := st.check(describe(key)); err != nil {
 		return nil, "", err
 	}
-	values, err := decodeValues(data)
+	values, err := s.decode(key, version, data)
 	if err != nil {
-		return nil, "", fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
+		return nil, "", err
 	}
 	return values, formatVersion(version), nil
 }
@@ -55,10 +55,6 @@ func (s *Store) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefi
 // Writers of one issue in this process take turns before they take a
 // connection.
 func (s *Store) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	data, err := encodeValues(values)
-	if err != nil {
-		return "", fmt.Errorf("pgstore: write the values of %s: %w", describe(key), err)
-	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	release, err := s.turns.take(ctx, key)
@@ -66,6 +62,22 @@ func (s *Store) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, ex
 		return "", wrap("wait for the turn to write "+describe(key), err)
 	}
 	defer release()
+	want := parseVersion(expected)
+	if r, ok := s.recent.get(key); ok && want != nil && r.version > *want {
+		// This process saw a newer version in the database.
+		return "", conflict(key, expected)
+	}
+	return s.swap(ctx, key, want, values)
+}
+
+// swap is the compare-and-set of [Store.CompareAndSwap] in the database,
+// with expected as a number (nil matches no version). The caller has the
+// issue's turn.
+func (s *Store) swap(ctx context.Context, key issuefields.IssueKey, expected *int64, values []issuefields.Value) (issuefields.Version, error) {
+	data, err := encodeValues(values)
+	if err != nil {
+		return "", fmt.Errorf("pgstore: write the values of %s: %w", describe(key), err)
+	}
 	// When the UPDATE changes no row, the SELECT tells why: no such issue, an
 	// issue that is not live, or else a version that is no longer current. It
 	// sees the row as it was when the statement began, so an issue it sees live
@@ -81,7 +93,7 @@ func (s *Store) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, ex
 		FROM issues WHERE repository_id = $1 AND number = $2`
 	var swapped *int64
 	var st issueState
-	err = s.pool.QueryRow(ctx, query, key.RepositoryID, key.Number, parseVersion(expected), data).
+	err = s.pool.QueryRow(ctx, query, key.RepositoryID, key.Number, expected, data).
 		Scan(&swapped, &st.state, &st.movedToRepository, &st.movedToNumber)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -89,12 +101,23 @@ func (s *Store) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, ex
 	case err != nil:
 		return "", wrap("write the values of "+describe(key), err)
 	case swapped != nil:
+		s.recent.put(key, *swapped, cloneValues(values))
 		return formatVersion(*swapped), nil
 	}
 	if err := st.check(describe(key)); err != nil {
 		return "", err
 	}
-	return "", fmt.Errorf("pgstore: %s: version %q is no longer current: %w", describe(key), expected, issuefields.ErrVersionConflict)
+	v := issuefields.Version("none")
+	if expected != nil {
+		v = formatVersion(*expected)
+	}
+	return "", conflict(key, v)
+}
+
+// conflict returns the error of a compare-and-set of key whose expected
+// version is no longer current.
+func conflict(key issuefields.IssueKey, expected issuefields.Version) error {
+	return fmt.Errorf("pgstore: %s: version %q is no longer current: %w", describe(key), expected, issuefields.ErrVersionConflict)
 }
 
 // formatVersion returns the version of an issue whose version column holds n.
