@@ -1,81 +1,96 @@
 package server
 
 import (
-	"net/http"
+	"context"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
 )
 
-// An outcome is how the API answers a token for one repository: the status
-// of a list and of a write, http.StatusOK when the request is allowed. The
-// start-up message uses it to say what each token may do.
-type outcome struct {
-	list, write int
-	// noPush reports that a write is refused for want of push access alone.
-	noPush bool
+// An access is what the handler decides for a token on one repository: the
+// error that refuses a list and a write, nil where the token may. The
+// start-up message uses it to say what each token may do. The decision is
+// the root package's (issuefields.Authorize); the server supplies only the
+// token's principal and its expiry.
+type access struct {
+	list, write error
 }
 
-// outcomeOf returns the outcome for the token of e in repo at now, by the
-// access rules of the API.
-func outcomeOf(e *tokenEntry, repo issuefields.Repository, now time.Time) outcome {
-	switch {
-	case e.expired(now):
-		return outcome{list: http.StatusUnauthorized, write: http.StatusUnauthorized}
-	case !e.principal.Kind.Accepted():
-		return outcome{list: http.StatusForbidden, write: http.StatusForbidden}
+// accessOf returns the access of the token of e to repo at now.
+func accessOf(e *tokenEntry, repo issuefields.Repository, now time.Time) access {
+	if e.expired(now) {
+		return access{issuefields.ErrBadCredentials, issuefields.ErrBadCredentials}
 	}
-	p := e.repos[repo.ID]
-	if repo.Private && !p.Visible {
-		return outcome{list: http.StatusNotFound, write: http.StatusNotFound}
+	ctx := context.Background()
+	return access{
+		list:  issuefields.Authorize(ctx, issuefields.ListValues, repo, &e.principal),
+		write: issuefields.Authorize(ctx, issuefields.WriteValues, repo, &e.principal),
 	}
-	o := outcome{list: http.StatusOK, write: http.StatusOK}
-	if repo.Private && p.Issues != issuefields.PermissionRead && p.Issues != issuefields.PermissionWrite {
-		o.list = http.StatusForbidden
-	}
-	switch {
-	case p.Issues != issuefields.PermissionWrite && p.PullRequests != issuefields.PermissionWrite:
-		o.write = http.StatusForbidden
-	case !p.Push:
-		o.write, o.noPush = http.StatusForbidden, true
-	}
-	return o
 }
 
-// phrase says what o allows, in a few words.
-func (o outcome) phrase() string {
+// phrase says what a allows, in a few words.
+func (a access) phrase() string {
 	switch {
-	case o.list == http.StatusNotFound:
+	case errors.Is(a.list, issuefields.ErrNotFound):
 		return "cannot see (404)"
-	case o.list == http.StatusOK && o.write == http.StatusOK:
+	case a.list == nil && a.write == nil:
 		return "list and write"
-	case o.list == http.StatusOK && o.noPush:
+	case a.list == nil && errors.Is(a.write, issuefields.ErrNoPushAccess):
 		return "list; writes are 403 (no push access)"
-	case o.list == http.StatusOK:
+	case a.list == nil:
 		return "list only; writes are 403"
-	case o.write == http.StatusOK:
+	case a.write == nil:
 		return "write; lists are 403"
 	}
 	return "lists and writes are 403"
 }
 
-// abilities says what the token of e may do in each of repos at now, one
-// line per kind of access, each with the repositories it applies to.
-func abilities(e *tokenEntry, repos []issuefields.Repository, now time.Time) []string {
+// fieldsPhrase says what the token of e may do with the issue fields of the
+// organization org, or "" when it may not even list them.
+func fieldsPhrase(e *tokenEntry, org string) string {
+	ctx := context.Background()
 	switch {
-	case e.expired(now):
-		return []string{"expired at " + e.expiresAt.Format(time.RFC3339) + ": every request is 401 Bad credentials"}
-	case !e.principal.Kind.Accepted():
-		return []string{"a " + string(e.principal.Kind) + " token is not accepted: every request is 403"}
+	case issuefields.AuthorizeOrganization(ctx, issuefields.ListFields, org, &e.principal) != nil:
+		return ""
+	case issuefields.AuthorizeOrganization(ctx, issuefields.ManageFields, org, &e.principal) == nil:
+		return "manage the issue fields of " + org
 	}
+	return "list the issue fields of " + org
+}
+
+// abilities says what the token of e may do in each of repos, and with the
+// fields of each of orgs, at now: one line per kind of access, each with the
+// repositories it applies to.
+func abilities(e *tokenEntry, repos []issuefields.Repository, orgs []string, now time.Time) []string {
+	if e.expired(now) {
+		return []string{"expired at " + e.expiresAt.Format(time.RFC3339) + ": every request is 401 Bad credentials"}
+	}
+	var phrases []string
+	if errors.Is(accessOf(e, issuefields.Repository{}, now).list, issuefields.ErrTokenKindNotAccepted) {
+		phrases = append(phrases, "a "+string(e.principal.Kind)+" token is not accepted by the values routes: they answer 403")
+	} else {
+		phrases = append(phrases, repositoryAbilities(e, repos, now)...)
+	}
+	for _, org := range orgs {
+		if p := fieldsPhrase(e, org); p != "" {
+			phrases = append(phrases, p)
+		}
+	}
+	return phrases
+}
+
+// repositoryAbilities says what the token of e, of a kind that the values
+// routes accept, may do in each of repos at now.
+func repositoryAbilities(e *tokenEntry, repos []issuefields.Repository, now time.Time) []string {
 	if len(repos) == 0 {
 		return []string{"no repositories to use it on"}
 	}
 	var phrases []string
 	byPhrase := make(map[string][]string)
 	for _, repo := range repos {
-		p := outcomeOf(e, repo, now).phrase()
+		p := accessOf(e, repo, now).phrase()
 		if _, ok := byPhrase[p]; !ok {
 			phrases = append(phrases, p)
 		}

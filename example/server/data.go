@@ -313,6 +313,9 @@ func (d *dataset) addTokens() error {
 		if err := d.addPermissions(e, td.Repositories, at+".repositories"); err != nil {
 			return err
 		}
+		if err := d.addOrganizationPermissions(e, td, at); err != nil {
+			return err
+		}
 		if !d.tokens.add(td.Token, e) {
 			return fmt.Errorf("%s.token: the same token as tokens[%d]; each token is listed once", at, index[d.tokens.entry(td.Token)])
 		}
@@ -351,6 +354,32 @@ func (d *dataset) addPermissions(e *tokenEntry, repos map[string]permissionsData
 	return nil
 }
 
+// addOrganizationPermissions gives e the organization permissions and
+// scopes of td, the token at the place at of the file.
+func (d *dataset) addOrganizationPermissions(e *tokenEntry, td tokenData, at string) error {
+	if len(td.Scopes) > 0 && e.principal.Kind.Accepted() {
+		return fmt.Errorf("%s.scopes: only classic_pat and oauth_app tokens have scopes; give a %s token organizations instead", at, td.Kind)
+	}
+	e.principal.Scopes = slices.Clone(td.Scopes)
+	e.orgs = make(map[string]issuefields.OrganizationPermissions)
+	e.allOrgs = len(td.Organizations) == 0 && !e.principal.Kind.Accepted()
+	for _, login := range slices.Sorted(maps.Keys(td.Organizations)) {
+		where := fmt.Sprintf("%s.organizations[%q]", at, login)
+		if !slices.ContainsFunc(d.file.Organizations, func(o organizationData) bool { return strings.EqualFold(o.Login, login) }) {
+			return fmt.Errorf("%s: not an organization of the file", where)
+		}
+		if _, ok := e.orgs[strings.ToLower(login)]; ok {
+			return fmt.Errorf("%s: the token already lists this organization in another case", where)
+		}
+		fields, ok := permission(td.Organizations[login].IssueFields)
+		if !ok {
+			return fmt.Errorf("%s.issue_fields: unknown permission %q; want none, read or write", where, td.Organizations[login].IssueFields)
+		}
+		e.orgs[strings.ToLower(login)] = issuefields.OrganizationPermissions{Visible: true, IssueFields: fields}
+	}
+	return nil
+}
+
 // permission returns the permission that s names; the empty string names
 // none. It reports false for anything else.
 func permission(s string) (issuefields.Permission, bool) {
@@ -361,4 +390,14 @@ func permission(s string) (issuefields.Permission, bool) {
 		return p, true
 	}
 	return "", false
+}
+
+// organizations returns the logins of the file's organizations, in the
+// file's order.
+func (d *dataset) organizations() []string {
+	logins := make([]string, len(d.file.Organizations))
+	for i, od := range d.file.Organizations {
+		logins[i] = od.Login
+	}
+	return logins
 }

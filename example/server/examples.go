@@ -42,7 +42,7 @@ func (d *dataset) examples(now time.Time) (token string, exs []example) {
 			continue
 		}
 		for _, td := range d.file.Tokens {
-			if outcomeOf(d.tokens.entry(td.Token), repo, now).write == http.StatusOK {
+			if accessOf(d.tokens.entry(td.Token), repo, now).write == nil {
 				return td.Token, d.requests(td.Token, rd, repo, fields, now)
 			}
 		}
@@ -120,7 +120,7 @@ func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
 	var renamed, deleted, transferred *example
 	for i, rd := range d.file.Repositories {
 		repo := d.repos[i]
-		if outcomeOf(e, repo, now).list != http.StatusOK {
+		if accessOf(e, repo, now).list != nil {
 			continue
 		}
 		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
@@ -148,7 +148,7 @@ func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
 			case is.TransferredTo != nil && transferred == nil:
 				to := is.TransferredTo
 				dst, err := d.store.Repository(context.Background(), to.Owner, to.Name)
-				if err != nil || outcomeOf(e, dst, now).list != http.StatusOK {
+				if err != nil || accessOf(e, dst, now).list != nil {
 					continue
 				}
 				transferred = &example{

@@ -99,6 +99,19 @@ type tokenData struct {
 	// Repositories are the token's permissions by "owner/name". The token
 	// sees these repositories and no other private one.
 	Repositories map[string]permissionsData `json:"repositories"`
+	// Organizations are the token's organization permissions by login, for
+	// the field management routes. The token sees these organizations; a
+	// classic or OAuth app token that lists none sees every organization.
+	Organizations map[string]organizationPermissionsData `json:"organizations"`
+	// Scopes are the OAuth scopes of a classic or OAuth app token, such as
+	// "read:org" and "admin:org".
+	Scopes []string `json:"scopes"`
+}
+
+// organizationPermissionsData is what a token may do in one organization. An
+// empty permission means none.
+type organizationPermissionsData struct {
+	IssueFields string `json:"issue_fields"`
 }
 
 // permissionsData is what a token may do in one repository. An empty

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/sha256"
+	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
@@ -28,6 +29,10 @@ type tokenEntry struct {
 	// same when a repository is renamed or transferred. A repository that is
 	// not listed is not visible to the token.
 	repos map[int64]issuefields.RepositoryPermissions
+	// orgs are the token's organization permissions by lower-cased login;
+	// allOrgs makes every organization visible, with no permission.
+	orgs    map[string]issuefields.OrganizationPermissions
+	allOrgs bool
 }
 
 // newTokenTable returns an empty table.
@@ -42,7 +47,7 @@ func (t *tokenTable) add(token string, e *tokenEntry) bool {
 	if _, ok := t.byHash[h]; ok {
 		return false
 	}
-	e.principal.Permissions = e.permissions
+	e.principal.Permissions, e.principal.OrganizationPermissions = e.permissions, e.organizationPermissions
 	t.byHash[h] = e
 	return true
 }
@@ -53,13 +58,14 @@ func (t *tokenTable) add(token string, e *tokenEntry) bool {
 func (t *tokenTable) remap(ids map[int64]int64) *tokenTable {
 	m := newTokenTable()
 	for h, e := range t.byHash {
-		moved := &tokenEntry{principal: e.principal, expiresAt: e.expiresAt, repos: make(map[int64]issuefields.RepositoryPermissions)}
+		moved := &tokenEntry{principal: e.principal, expiresAt: e.expiresAt, repos: make(map[int64]issuefields.RepositoryPermissions),
+			orgs: e.orgs, allOrgs: e.allOrgs}
 		for id, p := range e.repos {
 			if to, ok := ids[id]; ok {
 				moved.repos[to] = p
 			}
 		}
-		moved.principal.Permissions = moved.permissions
+		moved.principal.Permissions, moved.principal.OrganizationPermissions = moved.permissions, moved.organizationPermissions
 		m.byHash[h] = moved
 	}
 	return m
@@ -91,4 +97,14 @@ func (e *tokenEntry) expired(now time.Time) bool {
 // found by its stable ID, and none (not even visibility) otherwise.
 func (e *tokenEntry) permissions(_ context.Context, repo issuefields.Repository) (issuefields.RepositoryPermissions, error) {
 	return e.repos[repo.ID], nil
+}
+
+// organizationPermissions returns the token's permissions in the
+// organization org: those listed for it, and otherwise none, visible only to
+// a token that sees every organization.
+func (e *tokenEntry) organizationPermissions(_ context.Context, org string) (issuefields.OrganizationPermissions, error) {
+	if p, ok := e.orgs[strings.ToLower(org)]; ok {
+		return p, nil
+	}
+	return issuefields.OrganizationPermissions{Visible: e.allOrgs}, nil
 }

@@ -28,7 +28,7 @@ func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 	}
 	fmt.Fprintf(tw, "\nTokens (send one as \"Authorization: Bearer TOKEN\"):\n")
 	for _, td := range d.file.Tokens {
-		for i, line := range abilities(d.tokens.entry(td.Token), d.repos, now) {
+		for i, line := range abilities(d.tokens.entry(td.Token), d.repos, d.organizations(), now) {
 			if i == 0 {
 				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", td.Token, td.Kind, td.Login, line)
 			} else {
