@@ -23,6 +23,13 @@ const scanBufferBytes = 4096
 // scanBuffers holds the read buffers of scanners that finished.
 var scanBuffers = sync.Pool{New: func() any { return new([scanBufferBytes]byte) }}
 
+// heldBytes is the room first made for the items of a body of unknown
+// length, and keyBytes for the keys of the objects being scanned.
+const (
+	heldBytes = 1024
+	keyBytes  = 256
+)
+
 // manyKeys is the number of keys from which an object's keys are checked for
 // duplicates in a map instead of one by one.
 const manyKeys = 16
@@ -43,11 +50,14 @@ func readItems(w http.ResponseWriter, r *http.Request, limit int64, bodyPending 
 	buf := scanBuffers.Get().(*[scanBufferBytes]byte)
 	defer scanBuffers.Put(buf)
 	s := bodyScanner{r: http.MaxBytesReader(w, r.Body, limit), buf: buf[:]}
+	// Room for a usual body's items and keys at once; a larger body holds
+	// more only as its items need.
+	held := heldBytes
 	if r.ContentLength > 0 {
-		// Room for a usual body's items at once; a larger body holds
-		// more only as its items need.
-		s.held = make([]byte, 0, min(r.ContentLength, scanBufferBytes))
+		held = int(min(r.ContentLength, scanBufferBytes))
 	}
+	s.held = make([]byte, 0, held)
+	s.keys = s.keyBuf[:0]
 	items, err := s.scan()
 	*bodyPending = !s.eof
 	var tooLarge *http.MaxBytesError
@@ -72,11 +82,12 @@ type bodyScanner struct {
 	eof     bool
 	readErr error
 
-	// held keeps the bytes of the items; spans are the items' places in
-	// it. While an item is being scanned, capturing is set and
+	// held keeps the bytes of the items; spans[:items] are the items'
+	// places in it. While an item is being scanned, capturing is set and
 	// buf[captureFrom:pos] belongs to it but is not yet in held.
 	held        []byte
-	spans       [][2]int
+	spans       [MaxItems][2]int
+	items       int
 	capturing   bool
 	captureFrom int
 
@@ -84,6 +95,7 @@ type bodyScanner struct {
 	// innermost last. duplicated is set once a key appeared twice in one
 	// object, and duplicate is the first such key.
 	keys       []byte
+	keyBuf     [keyBytes]byte
 	duplicated bool
 	duplicate  string
 
@@ -126,8 +138,8 @@ func (s *bodyScanner) scan() ([][]byte, error) {
 		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
 			Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
 	}
-	items := make([][]byte, len(s.spans))
-	for i, sp := range s.spans {
+	items := make([][]byte, s.items)
+	for i, sp := range s.spans[:s.items] {
 		items[i] = s.held[sp[0]:sp[1]:sp[1]]
 	}
 	return items, nil
@@ -353,7 +365,7 @@ func (s *bodyScanner) itemsValue(depth int) error {
 		if !startsValue(c) {
 			return errBodyNotJSON
 		}
-		if len(s.spans) == MaxItems {
+		if s.items == MaxItems {
 			if s.duplicated {
 				return duplicateKey(s.duplicate)
 			}
@@ -368,7 +380,8 @@ func (s *bodyScanner) itemsValue(depth int) error {
 		if err != nil {
 			return err
 		}
-		s.spans = append(s.spans, [2]int{start, len(s.held)})
+		s.spans[s.items] = [2]int{start, len(s.held)}
+		s.items++
 		if c, err := s.expect(',', ']'); err != nil || c == ']' {
 			return err
 		}

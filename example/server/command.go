@@ -198,16 +198,14 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 // newLogger returns a logger that writes the records of level and above to
 // w in format, "text" (key=value pairs) or "json" (one JSON object per line),
 // and a function that writes out what the logger holds, to be called when the
-// server has stopped. Records below Warn (a line per request) are written from
-// a buffer off the requests' path; the others at once.
+// server has stopped. Records below Warn (a line per request) are formatted
+// and written off the requests' path; the others at once.
 func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, func()) {
-	out := newLogWriter(w)
+	log := newAsyncLog(w)
 	opts := &slog.HandlerOptions{Level: level}
-	handler := func(w io.Writer) slog.Handler {
-		if format == logJSON {
-			return slog.NewJSONHandler(w, opts)
-		}
-		return slog.NewTextHandler(w, opts)
+	var inner slog.Handler = slog.NewTextHandler(&log.out, opts)
+	if format == logJSON {
+		inner = slog.NewJSONHandler(&log.out, opts)
 	}
-	return slog.New(splitHandler{quiet: handler(out), loud: handler(writeNowFunc(out.WriteNow))}), out.Close
+	return slog.New(asyncHandler{log: log, inner: inner}), log.Close
 }

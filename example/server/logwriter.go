@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -8,176 +9,186 @@ import (
 	"time"
 )
 
-// The log is written off the requests' path: a request's line goes into a
-// buffer, and a goroutine of the log writes the buffer out every
-// logFlushInterval, or sooner once it holds logFlushBytes, in one write. A line
-// of level Warn or above goes out at once, with every line before it, so that
-// failures show without delay. Closing the log writes out what is left, so a
-// graceful stop loses no line.
+// The log is written off the requests' path. A record below Warn (a request's
+// line, an event) is only queued; a goroutine of the log formats the queued
+// records and writes them out in one write every logFlushInterval, or sooner
+// once logFlushRecords are queued. A record of level Warn or above is written
+// at once, after every record queued before it, so that failures show
+// without delay. Closing the log writes out what is queued, so a graceful
+// stop loses no line.
 const (
 	logFlushInterval = 100 * time.Millisecond
-	logFlushBytes    = 32 << 10
-	// logMaxBytes bounds the buffer: a line that would take it past this
-	// waits until the buffer is written out.
-	logMaxBytes = 1 << 20
+	logFlushRecords  = 256
+	// logMaxRecords bounds the queue: a record that would go past it
+	// waits until the queue is written out.
+	logMaxRecords = 4096
 )
 
-// logWriter is the buffer between the log's handlers and the log's
+// asyncLog is the queue between the log's handlers and the log's
 // destination. It is safe for concurrent use.
-type logWriter struct {
+type asyncLog struct {
 	dst io.Writer
 
 	mu sync.Mutex
-	// buf holds what is written and not yet out. While the goroutine
-	// writes out a buffer, writing is set and spare is nil; drained is
-	// signalled whenever a buffer was written out.
-	buf, spare []byte
-	writing    bool
-	drained    *sync.Cond
-	closed     bool
+	// queue holds the records not yet formatted, and spare the slice the
+	// next queue reuses; drained is signalled whenever a queue was taken.
+	queue, spare []queuedRecord
+	drained      *sync.Cond
+	closed       bool
+
+	// outMu is held while records are formatted into out and out is
+	// written to dst, which keeps the lines in order.
+	outMu sync.Mutex
+	out   bytes.Buffer
 
 	kick chan struct{} // asks the goroutine to write out now
 	stop chan struct{} // ends the goroutine
 	done chan struct{} // closed when the goroutine has ended
 }
 
-// newLogWriter returns a logWriter to dst, with its goroutine started. Close
-// must be called to end the goroutine and write out what is left.
-func newLogWriter(dst io.Writer) *logWriter {
-	w := &logWriter{dst: dst, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	w.drained = sync.NewCond(&w.mu)
-	go w.run()
-	return w
+// queuedRecord is a record and the handler that formats it.
+type queuedRecord struct {
+	h slog.Handler
+	r slog.Record
 }
 
-// Write adds p, one or more whole lines, to the buffer, after waiting for
-// room if the buffer is full. Once the writer is closed, it writes p at once.
-func (w *logWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for !w.closed && len(w.buf) > 0 && len(w.buf)+len(p) > logMaxBytes {
-		w.signal()
-		w.drained.Wait()
-	}
-	if w.closed {
-		return w.writeOutLocked(p)
-	}
-	w.buf = append(w.buf, p...)
-	if len(w.buf) >= logFlushBytes {
-		w.signal()
-	}
-	return len(p), nil
+// newAsyncLog returns an asyncLog to dst, with its goroutine started. Close
+// must be called to end the goroutine and write out what is queued.
+func newAsyncLog(dst io.Writer) *asyncLog {
+	l := &asyncLog{dst: dst, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	l.drained = sync.NewCond(&l.mu)
+	go l.run()
+	return l
 }
 
-// WriteNow writes out the buffer and then p, before it returns.
-func (w *logWriter) WriteNow(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.writeOutLocked(p)
+// enqueue queues r for h, after waiting for room if the queue is full. Once
+// the log is closed, it writes r at once.
+func (l *asyncLog) enqueue(h slog.Handler, r slog.Record) error {
+	l.mu.Lock()
+	for !l.closed && len(l.queue) >= logMaxRecords {
+		l.signal()
+		l.drained.Wait()
+	}
+	if l.closed {
+		l.mu.Unlock()
+		return l.writeNow(h, r)
+	}
+	l.queue = append(l.queue, queuedRecord{h, r.Clone()})
+	if len(l.queue) >= logFlushRecords {
+		l.signal()
+	}
+	l.mu.Unlock()
+	return nil
 }
 
-// writeOutLocked writes out the buffer and then p, after the buffer that
-// the goroutine may be writing. w.mu is held.
-func (w *logWriter) writeOutLocked(p []byte) (int, error) {
-	for w.writing {
-		w.drained.Wait()
+// writeNow writes out the queue and then r formatted by h, before it
+// returns.
+func (l *asyncLog) writeNow(h slog.Handler, r slog.Record) error {
+	l.outMu.Lock()
+	defer l.outMu.Unlock()
+	l.formatQueue()
+	err := h.Handle(context.Background(), r)
+	if werr := l.writeOut(); err == nil {
+		err = werr
 	}
-	w.buf = append(w.buf, p...)
-	if len(w.buf) == 0 {
-		return 0, nil
-	}
-	_, err := w.dst.Write(w.buf)
-	w.buf = w.buf[:0]
-	w.drained.Broadcast()
-	if err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return err
 }
 
-// signal asks the goroutine to write the buffer out, unless it was asked
-// already. w.mu is held.
-func (w *logWriter) signal() {
+// flush formats the queue and writes it out.
+func (l *asyncLog) flush() {
+	l.outMu.Lock()
+	defer l.outMu.Unlock()
+	l.formatQueue()
+	_ = l.writeOut() // the log has nowhere to report its own failure
+}
+
+// formatQueue takes the queue and formats its records into out. l.outMu is
+// held.
+func (l *asyncLog) formatQueue() {
+	l.mu.Lock()
+	queue := l.queue
+	l.queue, l.spare = l.spare[:0], nil
+	l.drained.Broadcast()
+	l.mu.Unlock()
+	for i, q := range queue {
+		_ = q.h.Handle(context.Background(), q.r)
+		queue[i] = queuedRecord{} // let the record's values go
+	}
+	l.mu.Lock()
+	l.spare = queue[:0]
+	l.mu.Unlock()
+}
+
+// writeOut writes out to dst. l.outMu is held.
+func (l *asyncLog) writeOut() error {
+	if l.out.Len() == 0 {
+		return nil
+	}
+	_, err := l.dst.Write(l.out.Bytes())
+	l.out.Reset()
+	return err
+}
+
+// signal asks the goroutine to write out, unless it was asked already.
+func (l *asyncLog) signal() {
 	select {
-	case w.kick <- struct{}{}:
+	case l.kick <- struct{}{}:
 	default:
 	}
 }
 
-// run writes the buffer out every logFlushInterval and when asked, until
-// stop is closed.
-func (w *logWriter) run() {
-	defer close(w.done)
+// run writes out every logFlushInterval and when asked, until stop is
+// closed.
+func (l *asyncLog) run() {
+	defer close(l.done)
 	tick := time.NewTicker(logFlushInterval)
 	defer tick.Stop()
 	for {
 		select {
 		case <-tick.C:
-		case <-w.kick:
-		case <-w.stop:
+		case <-l.kick:
+		case <-l.stop:
 			return
 		}
-		w.flush()
+		l.flush()
 	}
 }
 
-// flush writes the buffer out, without holding w.mu while it writes, so that
-// requests go on filling the spare buffer meanwhile.
-func (w *logWriter) flush() {
-	w.mu.Lock()
-	out := w.buf
-	if len(out) == 0 {
-		w.mu.Unlock()
-		return
-	}
-	w.buf, w.spare, w.writing = w.spare[:0], nil, true
-	w.mu.Unlock()
-	_, _ = w.dst.Write(out) // the log has nowhere to report its own failure
-	w.mu.Lock()
-	w.spare, w.writing = out, false
-	w.drained.Broadcast()
-	w.mu.Unlock()
-}
-
-// Close ends the goroutine and writes out what is left; later lines are
+// Close ends the goroutine and writes out what is queued; later records are
 // written at once.
-func (w *logWriter) Close() {
-	close(w.stop)
-	<-w.done
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.closed = true
-	_, _ = w.writeOutLocked(nil)
+func (l *asyncLog) Close() {
+	close(l.stop)
+	<-l.done
+	l.mu.Lock()
+	l.closed = true
+	l.drained.Broadcast()
+	l.mu.Unlock()
+	l.flush()
 }
 
-// splitHandler sends records below Warn to quiet and the others to loud.
-type splitHandler struct {
-	quiet, loud slog.Handler
+// asyncHandler is a slog.Handler that formats records with inner, whose
+// output is the log's out, from the log's goroutine for records below Warn
+// and at once for the others.
+type asyncHandler struct {
+	log   *asyncLog
+	inner slog.Handler
 }
 
-func (h splitHandler) Enabled(ctx context.Context, level slog.Level) bool {
-	if level >= slog.LevelWarn {
-		return h.loud.Enabled(ctx, level)
-	}
-	return h.quiet.Enabled(ctx, level)
+func (h asyncHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.inner.Enabled(ctx, level)
 }
 
-func (h splitHandler) Handle(ctx context.Context, r slog.Record) error {
+func (h asyncHandler) Handle(_ context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn {
-		return h.loud.Handle(ctx, r)
+		return h.log.writeNow(h.inner, r)
 	}
-	return h.quiet.Handle(ctx, r)
+	return h.log.enqueue(h.inner, r)
 }
 
-func (h splitHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return splitHandler{h.quiet.WithAttrs(attrs), h.loud.WithAttrs(attrs)}
+func (h asyncHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return asyncHandler{h.log, h.inner.WithAttrs(attrs)}
 }
 
-func (h splitHandler) WithGroup(name string) slog.Handler {
-	return splitHandler{h.quiet.WithGroup(name), h.loud.WithGroup(name)}
+func (h asyncHandler) WithGroup(name string) slog.Handler {
+	return asyncHandler{h.log, h.inner.WithGroup(name)}
 }
-
-// writeNowFunc adapts WriteNow to io.Writer.
-type writeNowFunc func(p []byte) (int, error)
-
-func (f writeNowFunc) Write(p []byte) (int, error) { return f(p) }

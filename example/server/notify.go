@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
@@ -43,7 +44,7 @@ func logEvents(logger *slog.Logger) issuefields.Notifier {
 			slog.String("actor", e.Actor.Login),
 		}
 		for _, c := range e.Changes {
-			attrs = append(attrs, slog.Group(fmt.Sprintf("field_%d", c.FieldID),
+			attrs = append(attrs, slog.Group("field_"+strconv.FormatInt(c.FieldID, 10),
 				slog.Any("before", valueOrNone(c.Before)), slog.Any("after", valueOrNone(c.After))))
 		}
 		logger.LogAttrs(ctx, slog.LevelInfo, "event", attrs...)
