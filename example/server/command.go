@@ -117,24 +117,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	store, handlerLog := issuefields.Store(d.store), logger
-	var m *metrics
-	if opts.debugAddr != "" {
-		m = newMetrics()
-		store, handlerLog = timed(d.store, m), m.countRequests(logger)
-		if hook, ok := notifier.(*webhook.Notifier); ok {
-			m.showWebhook(func() any { return hook.Stats() })
-		}
-	}
-	h, err := issuefields.New(issuefields.Config{
-		Store:          store,
-		Verifier:       d.tokens,
-		Vendor:         opts.vendor,
-		Logger:         handlerLog,
-		Notifier:       notifier,
-		WriteLimits:    opts.writeLimits(),
-		ListCacheBytes: c.ListCacheBytes,
-	})
+	h, m, err := c.newHandler(opts, d, notifier, logger)
 	if err != nil {
 		return err
 	}
@@ -193,6 +176,31 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// newHandler returns the API's handler over d's store and tokens. With
+// -debug-addr it also returns the counters that the handler's requests and
+// store calls, and the webhook deliveries, are counted in; otherwise m is
+// nil.
+func (c Command) newHandler(opts options, d *dataset, notifier issuefields.Notifier, logger *slog.Logger) (h *issuefields.Handler, m *metrics, err error) {
+	store, handlerLog := issuefields.Store(d.store), logger
+	if opts.debugAddr != "" {
+		m = newMetrics()
+		store, handlerLog = timed(d.store, m), m.countRequests(logger)
+		if hook, ok := notifier.(*webhook.Notifier); ok {
+			m.showWebhook(func() any { return hook.Stats() })
+		}
+	}
+	h, err = issuefields.New(issuefields.Config{
+		Store:          store,
+		Verifier:       d.tokens,
+		Vendor:         opts.vendor,
+		Logger:         handlerLog,
+		Notifier:       notifier,
+		WriteLimits:    opts.writeLimits(),
+		ListCacheBytes: c.ListCacheBytes,
+	})
+	return h, m, err
 }
 
 // newLogger returns a logger that writes the records of level and above to
