@@ -116,6 +116,10 @@ const testData = `{
      "repositories": {
        "octo-org/hello-world": {"issues": "write", "pull_requests": "write", "push": true}
      }},
+    {"token": "fields-admin-token", "kind": "fine_grained_pat", "login": "fields-admin",
+     "organizations": {"octo-org": {"issue_fields": "write"}}},
+    {"token": "fields-reader-token", "kind": "app_installation", "login": "fields-reader[bot]",
+     "organizations": {"octo-org": {"issue_fields": "read"}}},
     {"token": "expired-token", "kind": "fine_grained_pat", "login": "former-member",
      "expires_at": "2020-01-01T00:00:00Z",
      "repositories": {
@@ -133,6 +137,9 @@ const (
 	outsiderToken = "outsider-token" // fine-grained PAT that sees no private repository
 	classicToken  = "classic-token"  // classic PAT, a kind the API refuses
 	expiredToken  = "expired-token"  // fine-grained PAT past its expiry
+
+	fieldsAdminToken  = "fields-admin-token"  // fine-grained PAT that manages octo-org's fields
+	fieldsReaderToken = "fields-reader-token" // app installation token that lists them
 )
 
 // A server is a running example server.
