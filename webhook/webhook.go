@@ -373,6 +373,11 @@ func (n *Notifier) Stats() Stats {
 	}
 }
 
+// Queued returns how many events wait in the queue for a worker now, not
+// counting those whose deliveries are under way. It is safe to call at any
+// time, and 0 once Close has returned.
+func (n *Notifier) Queued() int { return len(n.queue) }
+
 // work delivers queued events until the queue is closed and empty, the
 // deliveries of one event in order. Once the notifier is abandoned, it
 // counts the deliveries left without sending them.

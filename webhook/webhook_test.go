@@ -500,6 +500,9 @@ func TestSlowReceiverDoesNotBlockNotify(t *testing.T) {
 			t.Fatalf("Notify(%s): %v", id, err)
 		}
 	}
+	if q := n.Queued(); q != 2 {
+		t.Errorf("Queued() with a full queue of 2 = %d, want 2", q)
+	}
 	err := n.Notify(ctx, testEvent("evt-4"))
 	if !errors.Is(err, webhook.ErrQueueFull) {
 		t.Fatalf("Notify(evt-4) with a full queue = %v, want ErrQueueFull", err)
@@ -520,6 +523,9 @@ func TestSlowReceiverDoesNotBlockNotify(t *testing.T) {
 	closeNotifier(t, n)
 	if diff := cmp.Diff(webhook.Stats{Delivered: 3, Dropped: 1}, n.Stats()); diff != "" {
 		t.Errorf("Stats differ (-want +got):\n%s", diff)
+	}
+	if q := n.Queued(); q != 0 {
+		t.Errorf("Queued() after Close = %d, want 0", q)
 	}
 }
 

@@ -188,7 +188,7 @@ func (c Command) newHandler(opts options, d *dataset, notifier issuefields.Notif
 		m = newMetrics()
 		store, handlerLog = timed(d.store, m), m.countRequests(logger)
 		if hook, ok := notifier.(*webhook.Notifier); ok {
-			m.showWebhook(func() any { return hook.Stats() })
+			m.showWebhook(hook)
 		}
 	}
 	h, err = issuefields.New(issuefields.Config{

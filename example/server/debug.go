@@ -12,6 +12,8 @@ import (
 	"net/http/pprof"
 	"strconv"
 	"time"
+
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // metrics are the counters that the debug listener (-debug-addr) shows at
@@ -44,9 +46,15 @@ func (m *metrics) observeStore(method string, start time.Time) {
 	m.storeNanoseconds.Add(method, int64(time.Since(start)))
 }
 
-// showWebhook adds the counts that stats returns, as JSON, under "webhook".
-func (m *metrics) showWebhook(stats func() any) {
-	m.vars.Set("webhook", expvar.Func(stats))
+// showWebhook adds the counts of hook's deliveries and the length of its
+// queue, under "webhook".
+func (m *metrics) showWebhook(hook *webhook.Notifier) {
+	m.vars.Set("webhook", expvar.Func(func() any {
+		return struct {
+			webhook.Stats
+			Queued int
+		}{hook.Stats(), hook.Queued()}
+	}))
 }
 
 // countRequests returns a logger that writes what logger writes, and counts

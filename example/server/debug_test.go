@@ -81,8 +81,11 @@ func TestDebugListenerShowsWebhookCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := debugVars(t, url)["webhook"]["Delivered"]; !ok {
-		t.Errorf("/debug/vars has no webhook counts with -webhook")
+	hook := debugVars(t, url)["webhook"]
+	for _, key := range []string{"Delivered", "Failed", "Dropped", "Abandoned", "Queued"} {
+		if _, ok := hook[key]; !ok {
+			t.Errorf("/debug/vars has no webhook %s with -webhook: %v", key, hook)
+		}
 	}
 }
 
