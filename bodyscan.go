@@ -34,9 +34,6 @@ const (
 // duplicates in a map instead of one by one.
 const manyKeys = 16
 
-// errTruncated is the scanner's cause for a body that ends inside a value.
-var errTruncated = errors.New("unexpected end of the body")
-
 // readItems reads the body of r, at most limit bytes of it, and returns the
 // items of its issue_field_values array, undecoded and without surrounding
 // whitespace. It refuses what the contract's steps 1 and 2 refuse: a body
@@ -104,7 +101,8 @@ type bodyScanner struct {
 	field, fieldIsArray bool
 }
 
-// scan reads the whole body and returns the items, or the first failure.
+// scan reads the body to its end and returns the items, or stops at the
+// first failure and returns it.
 func (s *bodyScanner) scan() ([][]byte, error) {
 	c, ok := s.peekPastSpace()
 	if !ok {
