@@ -362,6 +362,20 @@ func TestBadConnectionString(t *testing.T) {
 	}
 }
 
+// TestReadyOverPostgreSQL checks that /readyz asks the database, and that
+// /healthz answers beside the API.
+func TestReadyOverPostgreSQL(t *testing.T) {
+	r := start(t, "-postgres", newDatabase(t))
+	for _, path := range []string{"healthz", "readyz"} {
+		if status, body := do(t, http.MethodGet, r.base+path, "", ""); status != http.StatusOK || body != `{"status":"ok"}`+"\n" {
+			t.Errorf("GET /%s = %d %q, want 200 and status ok", path, status, body)
+		}
+	}
+	if logs := r.logs.String(); strings.Contains(logs, "not ready") {
+		t.Errorf("the log says the server was not ready:\n%s", logs)
+	}
+}
+
 // TestRefusedConnection checks that a database that refuses connections
 // stops the start with an error that says so and where, without the
 // password, rather than as a failure of the schema's migration.
