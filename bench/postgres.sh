@@ -67,7 +67,7 @@ cpu() {
 }
 # postgres_pids: the postmaster and its live children, whose CPU the
 # postmaster counts once they end.
-postgres_pids() { pgrep -d ' ' -f '^postgres' || true; }
+postgres_pids() { pgrep -d ' ' -f '^postgres|bin/postgres ' || true; }
 commits() { psql "$db" -Atc "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"; }
 
 export BENCH_WRITE_BODY=$PWD/bench/write.json BENCH_ISSUES=$ISSUES
