@@ -383,7 +383,7 @@ func (h *Handler) limitWrites(c *call) error {
 // findIssue finds issue number of repo: the snapshot's, when the store gave
 // one.
 func (h *Handler) findIssue(c *call, repo Repository, number int64) (Issue, error) {
-	if h.snapshots != nil {
+	if c.snapshot != nil {
 		return c.snapshot.Issue, c.snapshot.IssueErr
 	}
 	return h.store.Issue(c.ctx(), repo, number)
@@ -392,7 +392,7 @@ func (h *Handler) findIssue(c *call, repo Repository, number int64) (Issue, erro
 // fields returns the fields of the issue's organization: the snapshot's, when
 // the store gave one.
 func (h *Handler) fields(c *call) ([]Field, error) {
-	if h.snapshots != nil {
+	if c.snapshot != nil {
 		return c.snapshot.Fields, nil
 	}
 	return h.store.Fields(c.ctx(), c.issue.Repository)
@@ -401,7 +401,7 @@ func (h *Handler) fields(c *call) ([]Field, error) {
 // values returns the issue's values and their version: the snapshot's, when
 // the store gave one.
 func (h *Handler) values(c *call) ([]Value, Version, error) {
-	if h.snapshots != nil {
+	if c.snapshot != nil {
 		return c.snapshot.Values, c.snapshot.Version, nil
 	}
 	return h.store.Values(c.ctx(), c.issue.Key())
@@ -458,15 +458,10 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	fields, err := h.fields(c)
-	if err != nil {
-		return err
-	}
-	updates, err := parseItems(items, fields, allowArrays)
-	if err != nil {
-		return err
-	}
-	result, err := h.write(c, action, fields, newMutation(updates))
+	fields, result, err := h.writeChecked(c, action, func(fields []Field) (mutation, error) {
+		updates, err := parseItems(items, fields, allowArrays)
+		return newMutation(updates), err
+	})
 	if err != nil {
 		return err
 	}
@@ -478,20 +473,47 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 
 // deleteValue serves DELETE: the field's value goes.
 func (h *Handler) deleteValue(c *call) error {
-	fields, err := h.fields(c)
-	if err != nil {
-		return err
-	}
-	if fieldByID(fields, c.fieldID) == nil {
-		return ErrNotFound
-	}
-	result, err := h.write(c, ActionDeleted, fields, removeField(c.fieldID))
+	fields, result, err := h.writeChecked(c, ActionDeleted, func(fields []Field) (mutation, error) {
+		if fieldByID(fields, c.fieldID) == nil {
+			return nil, ErrNotFound
+		}
+		return removeField(c.fieldID), nil
+	})
 	if err != nil {
 		return err
 	}
 	c.w.setHeader(h.header.etag, etagOf(c.issue.Key(), result.version, fields))
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// maxReplans bounds how often a write is validated again because the
+// organization's fields changed while it was being committed.
+const maxReplans = 3
+
+// writeChecked validates a write against the fields of the issue's
+// organization and commits it: plan turns the fields into the write's
+// mutation, or into the error that refuses it. When the fields changed before
+// the write could commit, it plans again with the new ones, so that no write
+// stores a value of a field or an option that is gone.
+func (h *Handler) writeChecked(c *call, action Action, plan func([]Field) (mutation, error)) ([]Field, commitResult, error) {
+	fields, err := h.fields(c)
+	for attempt := 1; ; attempt++ {
+		if err != nil {
+			return nil, commitResult{}, err
+		}
+		m, err := plan(fields)
+		if err != nil {
+			return nil, commitResult{}, err
+		}
+		result, err := h.write(c, action, fields, m)
+		var changed *fieldsChanged
+		if !errors.As(err, &changed) || attempt == maxReplans {
+			return fields, result, err
+		}
+		// The snapshot's values are older than the new fields.
+		fields, c.snapshot = changed.fields, nil
+	}
 }
 
 // write commits m on the issue of c under the request's If-Match, and tells

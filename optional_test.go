@@ -23,6 +23,9 @@ type optionalStore struct {
 	// loseSwaps makes every CompareAndSwap lose to a concurrent write, so
 	// that the handler writes through Update.
 	loseSwaps bool
+	// beforeSwap, when set, runs before each of the handler's
+	// CompareAndSwap calls.
+	beforeSwap func()
 
 	mu                 sync.Mutex
 	snapshots, updates int
@@ -73,6 +76,9 @@ func (s *optionalStore) Update(ctx context.Context, key issuefields.IssueKey, ch
 }
 
 func (s *optionalStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	if s.beforeSwap != nil {
+		s.beforeSwap()
+	}
 	if s.loseSwaps {
 		return "", issuefields.ErrVersionConflict
 	}
@@ -212,4 +218,56 @@ func listOf(t testing.TB, r response) []issuefields.FieldValue {
 	var items []issuefields.FieldValue
 	r.json(t, &items)
 	return items
+}
+
+// hookedStore is a memstore that runs beforeSwap before each CompareAndSwap.
+type hookedStore struct {
+	*memstore.Store
+	beforeSwap func()
+}
+
+func (s *hookedStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	s.beforeSwap()
+	return s.Store.CompareAndSwap(ctx, key, expected, values)
+}
+
+// TestWriteValidatedAgainAfterFieldsChange removes a field between the
+// validation of a write that sets it and the write's compare-and-set, as a
+// change made through another server at that moment would: the write must be
+// validated again and refused (422), and the issue must hold no value of the
+// removed field. Over a plain store the handler retries; over one with
+// Snapshotter and Updater it writes through Update.
+func TestWriteValidatedAgainAfterFieldsChange(t *testing.T) {
+	for name, wrap := range map[string]func(*memstore.Store, func()) issuefields.Store{
+		"plain store": func(m *memstore.Store, hook func()) issuefields.Store {
+			return &hookedStore{Store: m, beforeSwap: hook}
+		},
+		"Snapshotter and Updater": func(m *memstore.Store, hook func()) issuefields.Store {
+			return &optionalStore{Store: m, beforeSwap: hook}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := newFixtureStore(t)
+			var once sync.Once
+			removeDue := func() {
+				once.Do(func() {
+					_, err := m.ChangeFields(context.Background(), org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+						return slices.DeleteFunc(slices.Clone(current), func(f issuefields.Field) bool { return f.ID == dueID }), nil
+					})
+					if err != nil {
+						t.Errorf("ChangeFields: %v", err)
+					}
+				})
+			}
+			h := newConfiguredHandler(t, issuefields.Config{Store: wrap(m, removeDue)})
+			got := do(t, h, "POST", valuesPath(org, publicRepo, 2), writerToken, writeBody(fieldItem(dueID, `"2026-01-31"`)))
+			if got.status != http.StatusUnprocessableEntity {
+				t.Errorf("POST of a field removed before the write committed: status %d, want 422: %s", got.status, got.body)
+			}
+			values, _ := readStored(t, m, issueKeyOf(t, m, org, publicRepo, 2))
+			if len(values) != 0 {
+				t.Errorf("the issue holds %+v, want no value", values)
+			}
+		})
+	}
 }

@@ -99,6 +99,9 @@ func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, err
 		if !errors.Is(err, ErrVersionConflict) {
 			return commitResult{}, err
 		}
+		if err := h.checkFields(c, fields); err != nil {
+			return commitResult{}, err
+		}
 		if h.updater != nil {
 			return h.update(ctx, key, apply)
 		}
@@ -110,6 +113,35 @@ func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, err
 		}
 		current, version, err = h.store.Values(ctx, key)
 	}
+}
+
+// fieldsChanged reports that the fields of an issue's organization are no
+// longer those that a write was validated against: the write is validated
+// again with these. It is a version conflict to the status table.
+type fieldsChanged struct{ fields []Field }
+
+func (e *fieldsChanged) Error() string {
+	return "the organization's fields changed while the write was being committed"
+}
+
+func (e *fieldsChanged) Unwrap() error { return ErrVersionConflict }
+
+// checkFields returns a *fieldsChanged when the store can change fields
+// (FieldManager) and the fields of c's issue are no longer fields, which a
+// write lost its compare-and-set to, perhaps because a change of the fields
+// removed values.
+func (h *Handler) checkFields(c *call, fields []Field) error {
+	if h.fieldManager == nil {
+		return nil
+	}
+	current, err := h.store.Fields(c.ctx(), c.issue.Repository)
+	if err != nil {
+		return err
+	}
+	if etagSum(IssueKey{}, "", current) != etagSum(IssueKey{}, "", fields) {
+		return &fieldsChanged{fields: current}
+	}
+	return nil
 }
 
 // errUnchanged tells the store's Updater that a write leaves the values as
