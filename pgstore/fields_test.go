@@ -2,8 +2,12 @@ package pgstore_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -82,5 +86,82 @@ func TestFieldChangesAcrossServers(t *testing.T) {
 	must(err)
 	if slices.ContainsFunc(fields, func(f issuefields.Field) bool { return f.ID == 1 }) {
 		t.Errorf("the other server still lists the deleted field")
+	}
+}
+
+// fieldsAdmin may write every repository's values and manage every
+// organization's fields.
+var fieldsAdmin = &issuefields.Principal{
+	Kind:        issuefields.FineGrainedPersonalAccessToken,
+	Login:       "fields-admin",
+	Permissions: writer.Permissions,
+	OrganizationPermissions: func(context.Context, string) (issuefields.OrganizationPermissions, error) {
+		return issuefields.OrganizationPermissions{Visible: true, IssueFields: issuefields.PermissionWrite}, nil
+	},
+}
+
+// TestFieldRoutesAcrossServers manages a field through one server's handler
+// and uses it through another's, each over a pool of its own on one
+// database: the new field takes a value at once, and once deleted it is
+// refused, gone from the list, and the list's ETag changes.
+func TestFieldRoutesAcrossServers(t *testing.T) {
+	ctx := context.Background()
+	_, cfg := newSchema(t)
+	var handlers [2]http.Handler
+	var seed *pgstore.Store
+	for i := range handlers {
+		pool := newPool(t, cfg.Copy())
+		if err := pgstore.Migrate(ctx, pool); err != nil {
+			t.Fatal(err)
+		}
+		seed = pgstore.New(pool)
+		h, err := issuefields.New(issuefields.Config{Store: seed,
+			Verifier: issuefields.TokenVerifierFunc(func(context.Context, string) (*issuefields.Principal, error) {
+				return fieldsAdmin, nil
+			}),
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		handlers[i] = h
+	}
+	if err := seed.AddOrganization("octo-org"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seed.AddRepository("octo-org", "hello-world", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := seed.AddIssue("octo-org", "hello-world", 1); err != nil {
+		t.Fatal(err)
+	}
+	one, other := handlers[0], handlers[1]
+	path := valuesPath("octo-org", "hello-world", 1)
+
+	rec := serve(one, http.MethodPost, "/orgs/octo-org/issue-fields", `{"name":"Team","data_type":"text"}`)
+	var created issuefields.IssueField
+	if err := json.Unmarshal(rec.Body.Bytes(), &created); rec.Code != http.StatusOK || err != nil {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(other, http.MethodPost, path, textBody(created.ID, "Platform")); rec.Code != http.StatusOK {
+		t.Fatalf("the other server writes the new field: %d %s", rec.Code, rec.Body)
+	}
+	rec = serve(other, http.MethodGet, path, "")
+	tag := rec.Header().Get("ETag")
+	if !strings.Contains(rec.Body.String(), `"issue_field_name":"Team"`) {
+		t.Fatalf("list: %s", rec.Body)
+	}
+	if rec := serve(one, http.MethodDelete, fmt.Sprintf("/orgs/octo-org/issue-fields/%d", created.ID), ""); rec.Code != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", rec.Code, rec.Body)
+	}
+	rec = serve(other, http.MethodGet, path, "", "If-None-Match", tag)
+	if rec.Code != http.StatusOK || strings.TrimSpace(rec.Body.String()) != "[]" || rec.Header().Get("ETag") == tag {
+		t.Errorf("after the delete the other server lists %d %s with ETag %q (was %q); want [] under a new ETag",
+			rec.Code, rec.Body, rec.Header().Get("ETag"), tag)
+	}
+	if rec := serve(other, http.MethodPost, path, textBody(created.ID, "again")); rec.Code != http.StatusUnprocessableEntity {
+		t.Errorf("the other server writes the deleted field: %d %s, want 422", rec.Code, rec.Body)
+	}
+	if rec := serve(other, http.MethodGet, "/orgs/octo-org/issue-fields", ""); strings.TrimSpace(rec.Body.String()) != "[]" {
+		t.Errorf("the other server lists the fields %s, want []", rec.Body)
 	}
 }
