@@ -342,3 +342,62 @@ func FuzzFieldBody(f *testing.F) {
 		}
 	})
 }
+
+// racingStore is a memstore that deletes a field, once, at a chosen point of
+// a write: right after the write reads the fields or the issue's values, or
+// right before its compare-and-set.
+type racingStore struct {
+	*memstore.Store
+	at    string // "Fields", "Values" or "CompareAndSwap"
+	field int64
+	done  bool
+}
+
+func (s *racingStore) race(at string) {
+	if s.at != at || s.done {
+		return
+	}
+	s.done = true
+	_, _ = s.ChangeFields(context.Background(), org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return slices.DeleteFunc(slices.Clone(current), func(f issuefields.Field) bool { return f.ID == s.field }), nil
+	})
+}
+
+func (s *racingStore) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+	fields, err := s.Store.Fields(ctx, repo)
+	s.race("Fields")
+	return fields, err
+}
+
+func (s *racingStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	values, version, err := s.Store.Values(ctx, key)
+	s.race("Values")
+	return values, version, err
+}
+
+func (s *racingStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+	s.race("CompareAndSwap")
+	return s.Store.CompareAndSwap(ctx, key, expected, values)
+}
+
+// TestWriteRacingAFieldDeletion checks that a write whose field is deleted
+// while it runs is refused, and stores no value of the deleted field, wherever
+// the deletion falls.
+func TestWriteRacingAFieldDeletion(t *testing.T) {
+	for _, at := range []string{"Fields", "Values", "CompareAndSwap"} {
+		t.Run(at, func(t *testing.T) {
+			s := &racingStore{Store: newFixtureStore(t), at: at, field: notesID}
+			h := newConfiguredHandler(t, issuefields.Config{Store: s, Verifier: fieldsVerifier})
+			r := do(t, h, http.MethodPost, valuesPath(org, publicRepo, 2), writerToken, writeBody(fieldItem(notesID, `"late"`)))
+			if !s.done {
+				t.Fatalf("the write never reached %s", at)
+			}
+			if r.status != http.StatusUnprocessableEntity {
+				t.Errorf("write of a field deleted meanwhile: %d %s, want 422", r.status, r.body)
+			}
+			if values, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, 2)); len(values) != 0 {
+				t.Errorf("the issue holds %v, want no value of the deleted field", values)
+			}
+		})
+	}
+}

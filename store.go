@@ -322,5 +322,12 @@ type Updater interface {
 	// Update changes nothing and returns an error that wraps it. For an issue that was deleted or
 	// transferred away, it returns ErrIssueDeleted or ErrNotFound as Values
 	// does, without calling change.
+	//
+	// A store that is also a FieldManager must not store, through Update,
+	// a value of a field or an option that the organization deleted: the
+	// handler validated the write against the fields it read before, which
+	// a change of the fields may have outdated since. It passes change's
+	// result through PruneValues with the fields it reads once the issue is
+	// locked.
 	Update(ctx context.Context, issue IssueKey, change func(current []Value, version Version) ([]Value, error)) (Version, error)
 }

@@ -68,6 +68,11 @@ type commitResult struct {
 // If-Match header, the values must still have one of its entity tags,
 // rendered with fields; the check and the write are one step, so a client can
 // read, modify and write back without losing a concurrent change.
+//
+// Fields read apart from the values are checked again after each read of
+// the values: a change of the fields that the values already show (it
+// removed values) would otherwise pass unseen, and one that they do not show
+// yet gives the issue a new version, which the compare-and-set refuses.
 func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, error) {
 	ctx, key, ifMatch := c.ctx(), c.issue.Key(), headerList(c.r, "If-Match")
 	apply := func(current []Value, version Version) (commitResult, error) {
@@ -84,6 +89,9 @@ func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, err
 		return commitResult{before: current, after: next, version: version, changed: true}, nil
 	}
 	current, version, err := h.values(c)
+	if err == nil && h.snapshots == nil {
+		err = h.checkFields(c, fields)
+	}
 	for attempt := 0; ; attempt++ {
 		if err != nil {
 			return commitResult{}, err
@@ -111,7 +119,9 @@ func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, err
 		if err := backOff(ctx, attempt); err != nil {
 			return commitResult{}, err
 		}
-		current, version, err = h.store.Values(ctx, key)
+		if current, version, err = h.store.Values(ctx, key); err == nil {
+			err = h.checkFields(c, fields)
+		}
 	}
 }
 

@@ -165,3 +165,38 @@ func TestFieldRoutesAcrossServers(t *testing.T) {
 		t.Errorf("the other server lists the fields %s, want []", rec.Body)
 	}
 }
+
+// TestUpdateStoresNoDeletedField checks that Update, which the handler uses
+// after losing a compare-and-set, does not store a value of a field that was
+// deleted after the write was validated.
+func TestUpdateStoresNoDeletedField(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.AddOrganization("octo-org"))
+	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
+	must(s.AddField("octo-org", issuefields.Field{ID: 2, Name: "Team", DataType: issuefields.Text}))
+	repo, err := s.AddRepository("octo-org", "hello-world", false)
+	must(err)
+	must(s.AddIssue("octo-org", "hello-world", 1))
+	key := issuefields.IssueKey{RepositoryID: repo.ID, Number: 1}
+	// The write is validated while field 1 exists; then field 1 goes.
+	_, err = s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return current[1:], nil
+	})
+	must(err)
+	_, err = s.Update(ctx, key, func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
+		return []issuefields.Value{{FieldID: 1, Text: "stale"}, {FieldID: 2, Text: "kept"}}, nil
+	})
+	must(err)
+	values, _, err := s.Values(ctx, key)
+	must(err)
+	if len(values) != 1 || values[0].FieldID != 2 {
+		t.Errorf("after Update the issue holds %v, want only the value of field 2", values)
+	}
+}

@@ -14,7 +14,10 @@ import (
 // trips: BEGIN with the locking read, then the UPDATE with COMMIT. Writers of
 // the issue on other servers wait for the row lock, those of this process
 // for their turn, so that concurrent writers take turns instead of losing
-// compare-and-sets. When this process wrote or read the issue last, Update
+// compare-and-sets. It does not store a value of a field or an option that
+// the organization has deleted: change was validated against the fields its
+// request read, which a change of the fields may have outdated meanwhile.
+// When this process wrote or read the issue last, Update
 // first applies change to the values it kept and stores the result with a
 // compare-and-set, one round trip, and locks the row only when that fails. When change returns an error, Update rolls back and
 // returns an error that wraps it. It returns the errors of [Store.Values] for
@@ -56,13 +59,23 @@ func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change fun
 		SELECT state, moved_to_repository_id, moved_to_number, version, field_values
 		FROM issues WHERE repository_id = $1 AND number = $2
 		FOR UPDATE`
+	// The fields' version is read by a statement of its own, after the row
+	// is locked, so it sees a change of the fields that committed while
+	// this one waited for the lock.
+	const owner = `
+		SELECT a.id, a.fields_version
+		FROM repositories r JOIN accounts a ON a.id = r.owner_id
+		WHERE r.id = $1`
 	var st issueState
-	var version int64
+	var version, account, fieldsVersion int64
 	var data []byte
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
 	batch.Queue(read, key.RepositoryID, key.Number).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&st.state, &st.movedToRepository, &st.movedToNumber, &version, &data)
+	})
+	batch.Queue(owner, key.RepositoryID).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&account, &fieldsVersion)
 	})
 	err = conn.SendBatch(ctx, batch).Close()
 	switch {
@@ -82,6 +95,13 @@ func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change fun
 	if err != nil {
 		return "", fmt.Errorf("pgstore: %s: %w", what, err)
 	}
+	// change was validated against the fields the request read; those that
+	// were deleted since are not stored.
+	fields, err := s.fields.of(ctx, conn, account, fieldsVersion)
+	if err != nil {
+		return "", err
+	}
+	next, _ = issuefields.PruneValues(next, fields)
 	if data, err = encodeValues(next); err != nil {
 		return "", fmt.Errorf("pgstore: %s: %w", what, err)
 	}
