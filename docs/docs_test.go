@@ -133,3 +133,27 @@ func TestCIRunsTheREADMEsTestCommand(t *testing.T) {
 		t.Errorf(".ci/run does not run the README's test command %q", testCommand)
 	}
 }
+
+// TestComposeMatchesTheDocumentedConnection checks that the connection
+// string that docs/operations.md gives for compose.yaml names the user,
+// password, database and port that compose.yaml sets up.
+func TestComposeMatchesTheDocumentedConnection(t *testing.T) {
+	compose := read(t, "compose.yaml")
+	setting := func(key string) string {
+		m := regexp.MustCompile(`(?m)^\s+` + key + `: (\S+)$`).FindStringSubmatch(compose)
+		if m == nil {
+			t.Fatalf("compose.yaml sets no %s", key)
+		}
+		return m[1]
+	}
+	port := regexp.MustCompile(`"127\.0\.0\.1:(\d+):5432"`).FindStringSubmatch(compose)
+	if port == nil {
+		t.Fatal("compose.yaml publishes no port on 127.0.0.1")
+	}
+	want := "postgres://" + setting("POSTGRES_USER") + ":" + setting("POSTGRES_PASSWORD") + "@127.0.0.1:" + port[1] + "/" + setting("POSTGRES_DB")
+	for _, page := range []string{"docs/operations.md", "compose.yaml"} {
+		if !strings.Contains(read(t, page), want) {
+			t.Errorf("%s does not give the connection string of compose.yaml, %s", page, want)
+		}
+	}
+}
