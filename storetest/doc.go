@@ -7,7 +7,10 @@
 // sentence of the contract it enforces. Some cases check the seed methods
 // themselves: what each refuses, with the sentinel error that says what is
 // missing, and that a refused call changes nothing that the Store methods
-// show.
+// show. A store that also implements [issuefields.FieldManager] is checked
+// against that interface's contract too (new IDs never reused, values of
+// removed fields and options pruned under new versions, refused changes
+// changing nothing); for another store those cases pass without a call.
 //
 // [Run] runs each case as a subtest; hooking an implementation up is one line:
 //
