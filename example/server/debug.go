@@ -58,7 +58,10 @@ func (m *metrics) showWebhook(hook *webhook.Notifier) {
 }
 
 // countRequests returns a logger that writes what logger writes, and counts
-// the handler's request lines in m whether or not logger writes them.
+// the handler's request lines in m whether or not logger writes them. The
+// request line is where the handler names the route a request matched (its
+// ServeMux pattern): a wrapper around the handler, behind http.StripPrefix,
+// sees the status but not the route.
 func (m *metrics) countRequests(logger *slog.Logger) *slog.Logger {
 	return slog.New(requestCounter{Handler: logger.Handler(), requests: &m.requests})
 }
