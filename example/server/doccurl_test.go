@@ -35,6 +35,7 @@ func TestDocumentedCurlCommands(t *testing.T) {
 			}
 			s := startServer(t)
 			origin := strings.TrimSuffix(s.base, "/")
+			shownAnswers := answersShown(string(text))
 			ran := 0
 			for _, cmd := range curlCommand.FindAllString(string(text), -1) {
 				if !strings.Contains(cmd, docOrigin+"/") {
@@ -50,12 +51,32 @@ func TestDocumentedCurlCommands(t *testing.T) {
 				if err != nil || !strings.HasPrefix(status, "2") || !strings.HasSuffix(body, "}\n") && !strings.HasSuffix(body, "]\n") {
 					t.Errorf("%s\n= %s (%v), want a 2xx answer whose JSON body ends with a newline", cmd, out, err)
 				}
+				if shown, ok := shownAnswers[cmd]; ok && !strings.HasPrefix(body, shown) {
+					t.Errorf("%s\nanswers\n%s\nbut %s shows it as beginning\n%s", cmd, body, page, shown)
+				}
 			}
 			if ran == 0 {
 				t.Errorf("%s has no curl command to %s", page, docOrigin)
 			}
 		})
 	}
+}
+
+// shownAnswer matches a sh block of one curl command followed by a json
+// block of its answer.
+var shownAnswer = regexp.MustCompile("(?s)```sh\n(curl [^`]*?)\n```\n\n```json\n(.*?)\n```")
+
+// answersShown returns the beginning of the answer that markdown shows for
+// each curl command it shows one for: the json block, its lines joined as
+// one line, up to the "…" that stands for the rest.
+func answersShown(markdown string) map[string]string {
+	shown := map[string]string{}
+	for _, m := range shownAnswer.FindAllStringSubmatch(markdown, -1) {
+		answer := strings.ReplaceAll(m[2], "\n ", "")
+		answer, _, _ = strings.Cut(answer, " …")
+		shown[m[1]] = answer
+	}
+	return shown
 }
 
 // cutLast cuts s around the last sep.
