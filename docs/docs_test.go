@@ -3,9 +3,14 @@
 package docs
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,5 +160,47 @@ func TestComposeMatchesTheDocumentedConnection(t *testing.T) {
 		if !strings.Contains(read(t, page), want) {
 			t.Errorf("%s does not give the connection string of compose.yaml, %s", page, want)
 		}
+	}
+}
+
+// requiredConfigFields are the fields of issuefields.Config without a
+// default, which behaviour.md names in its text rather than in the table of
+// defaults.
+var requiredConfigFields = []string{"Store", "Verifier"}
+
+// TestBehaviourDocListsEveryConfigField checks that the table of defaults of
+// docs/behaviour.md has a row for every optional field of
+// issuefields.Config.
+func TestBehaviourDocListsEveryConfigField(t *testing.T) {
+	pkgs, err := parser.ParseDir(token.NewFileSet(), "..", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := read(t, "docs/behaviour.md")
+	found := false
+	for _, f := range pkgs["issuefields"].Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != "Config" {
+				return true
+			}
+			found = true
+			for _, field := range ts.Type.(*ast.StructType).Fields.List {
+				for _, name := range field.Names {
+					if !name.IsExported() || slices.Contains(requiredConfigFields, name.Name) {
+						continue
+					}
+					if !strings.Contains(doc, "\n| `"+name.Name+"` |") {
+						t.Errorf("docs/behaviour.md has no row for Config.%s in its table of defaults", name.Name)
+					}
+				}
+			}
+			return false
+		})
+	}
+	if !found {
+		t.Fatal("package issuefields has no type Config")
 	}
 }
