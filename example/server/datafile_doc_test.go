@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,28 @@ func TestDocDataFile(t *testing.T) {
 		if err != nil || got.Owner != "octo-org" || got.Name != "hello-world" {
 			t.Errorf("Repository(%s) = %s/%s, %v; want octo-org/hello-world", name, got.Owner, got.Name, err)
 		}
+	}
+}
+
+// TestDocListsEveryDemoToken checks that the section Demo tokens of
+// docs/data-file.md has a row for each token of the demo data, in its order,
+// and for no other.
+func TestDocListsEveryDemoToken(t *testing.T) {
+	d, err := load(demoData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	for _, td := range d.file.Tokens {
+		want = append(want, td.Token)
+	}
+	for _, line := range strings.Split(dataFileSection(t, "## Demo tokens"), "\n") {
+		if rest, ok := strings.CutPrefix(line, "| `"); ok {
+			token, _, _ := strings.Cut(rest, "`")
+			got = append(got, token)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the section Demo tokens of docs/data-file.md lists %v; the demo data has %v", got, want)
 	}
 }
