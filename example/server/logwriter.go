@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 )
@@ -61,9 +62,13 @@ func newAsyncLog(dst io.Writer) *asyncLog {
 	return l
 }
 
-// enqueue queues r for h, after waiting for room if the queue is full. Once
-// the log is closed, it writes r at once.
-func (l *asyncLog) enqueue(h slog.Handler, r slog.Record) error {
+// enqueue queues *r, which must be a clone (Record.Clone) that nothing else
+// changes, for h, after waiting for room if the queue is full. Once the log
+// is closed, it writes *r at once. It takes r by pointer and copies it
+// straight into the queue, because a record is large: copies of it on the
+// stack grew the requests' goroutines' stacks at every request, and the
+// garbage collector shrank them again.
+func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record) error {
 	l.mu.Lock()
 	for !l.closed && len(l.queue) >= logMaxRecords {
 		l.signal()
@@ -73,7 +78,12 @@ func (l *asyncLog) enqueue(h slog.Handler, r slog.Record) error {
 		l.mu.Unlock()
 		return l.writeNow(h, r)
 	}
-	l.queue = append(l.queue, queuedRecord{h, r.Clone()})
+	if len(l.queue) == cap(l.queue) {
+		l.queue = slices.Grow(l.queue, 1)
+	}
+	l.queue = l.queue[:len(l.queue)+1]
+	q := &l.queue[len(l.queue)-1]
+	q.h, q.r = h, *r
 	if len(l.queue) >= logFlushRecords {
 		l.signal()
 	}
@@ -81,13 +91,13 @@ func (l *asyncLog) enqueue(h slog.Handler, r slog.Record) error {
 	return nil
 }
 
-// writeNow writes out the queue and then r formatted by h, before it
+// writeNow writes out the queue and then *r formatted by h, before it
 // returns.
-func (l *asyncLog) writeNow(h slog.Handler, r slog.Record) error {
+func (l *asyncLog) writeNow(h slog.Handler, r *slog.Record) error {
 	l.outMu.Lock()
 	defer l.outMu.Unlock()
 	l.formatQueue()
-	err := h.Handle(context.Background(), r)
+	err := h.Handle(context.Background(), *r)
 	if werr := l.writeOut(); err == nil {
 		err = werr
 	}
@@ -180,9 +190,10 @@ func (h asyncHandler) Enabled(ctx context.Context, level slog.Level) bool {
 
 func (h asyncHandler) Handle(_ context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn {
-		return h.log.writeNow(h.inner, r)
+		return h.log.writeNow(h.inner, &r)
 	}
-	return h.log.enqueue(h.inner, r)
+	r = r.Clone()
+	return h.log.enqueue(h.inner, &r)
 }
 
 func (h asyncHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
