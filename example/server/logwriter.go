@@ -62,12 +62,15 @@ func newAsyncLog(dst io.Writer) *asyncLog {
 	return l
 }
 
-// enqueue queues *r, which must be a clone (Record.Clone) that nothing else
-// changes, for h, after waiting for room if the queue is full. Once the log
-// is closed, it writes *r at once. It takes r by pointer and copies it
-// straight into the queue, because a record is large: copies of it on the
-// stack grew the requests' goroutines' stacks at every request, and the
-// garbage collector shrank them again.
+// enqueue queues *r for h, after waiting for room if the queue is full. Once
+// the log is closed, it writes *r at once.
+//
+// It takes r by pointer and copies it straight into the queue, because a
+// record is large: copies of it on the stack grew the requests' goroutines'
+// stacks at every request, and the garbage collector shrank them again. For
+// the same reason it keeps the record itself rather than a Record.Clone:
+// the log only reads it, and a record's attributes cannot be changed, only
+// added to, which a clone guards against only for a holder that adds.
 func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record) error {
 	l.mu.Lock()
 	for !l.closed && len(l.queue) >= logMaxRecords {
@@ -192,7 +195,6 @@ func (h asyncHandler) Handle(_ context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn {
 		return h.log.writeNow(h.inner, &r)
 	}
-	r = r.Clone()
 	return h.log.enqueue(h.inner, &r)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
@@ -33,21 +34,31 @@ func newNotifier(opts options, logger *slog.Logger) (n issuefields.Notifier, clo
 	return hook, hook.Close, nil
 }
 
-// logEvents is a notifier that writes each event to the log.
+// logEvents is a notifier that writes each event to the log. Like the
+// handler's request line, it makes the record itself, without the caller's
+// program counter that Logger.LogAttrs looks up on every call (the log
+// writes no source position), and with room for all its attributes at once.
 func logEvents(logger *slog.Logger) issuefields.Notifier {
 	return issuefields.NotifierFunc(func(ctx context.Context, e issuefields.Event) error {
-		attrs := []slog.Attr{
+		h := logger.Handler()
+		if !h.Enabled(ctx, slog.LevelInfo) {
+			return nil
+		}
+		attrs := make([]slog.Attr, 0, 5+len(e.Changes))
+		attrs = append(attrs,
 			slog.String("id", e.ID),
 			slog.String("action", string(e.Action)),
 			slog.String("repository", e.Repository.Owner+"/"+e.Repository.Name),
 			slog.Int64("issue", e.IssueNumber),
 			slog.String("actor", e.Actor.Login),
-		}
+		)
 		for _, c := range e.Changes {
 			attrs = append(attrs, slog.Group("field_"+strconv.FormatInt(c.FieldID, 10),
 				slog.Any("before", valueOrNone(c.Before)), slog.Any("after", valueOrNone(c.After))))
 		}
-		logger.LogAttrs(ctx, slog.LevelInfo, "event", attrs...)
+		r := slog.NewRecord(time.Now(), slog.LevelInfo, "event", 0)
+		r.AddAttrs(attrs...)
+		_ = h.Handle(ctx, r) // as LogAttrs: the log reports no failure of its own
 		return nil
 	})
 }
