@@ -95,6 +95,7 @@ type Handler struct {
 	// snapshots and updater are the store's optional interfaces, or nil.
 	snapshots     Snapshotter
 	updater       Updater
+	kept          SnapshotKeeper
 	verifier      TokenVerifier
 	docURL        string
 	maxBodyBytes  int64
@@ -190,6 +191,9 @@ func New(cfg Config) (*Handler, error) {
 	h.fieldManager, _ = cfg.Store.(FieldManager)
 	h.snapshots, _ = cfg.Store.(Snapshotter)
 	h.updater, _ = cfg.Store.(Updater)
+	if h.snapshots != nil {
+		h.kept, _ = cfg.Store.(SnapshotKeeper)
+	}
 	h.registerRoutes()
 	return h, nil
 }
@@ -262,6 +266,18 @@ type call struct {
 	// snapshot is what the store's Snapshotter found for the request, when
 	// it has one.
 	snapshot *Snapshot
+	// keptCheck is the check of a snapshot that the store's SnapshotKeeper
+	// kept in memory, or nil for a snapshot read from the store.
+	keptCheck any
+	// limited and limitErr are the secondary rate limit's verdict on the
+	// request, once asked; items and itemsErr are the body of an add or
+	// set, once read. A request served again from a fresh snapshot keeps
+	// them.
+	limited  bool
+	limitErr error
+	bodyRead bool
+	items    [][]byte
+	itemsErr error
 	// context is r's context, with the principal once resolve knows it.
 	context context.Context
 	// withPrincipal is the context with the principal, kept here so that
@@ -284,6 +300,15 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 	err := rt.resolve(h, c)
 	if err == nil {
 		err = rt.serve(h, c)
+	}
+	if err != nil && c.keptCheck != nil {
+		// The answer would rest on a snapshot from memory, which may be
+		// stale: it is decided again from the store.
+		c.keptCheck, c.snapshot, c.issue = nil, nil, Issue{}
+		err = h.locate(c)
+		if err == nil {
+			err = rt.serve(h, c)
+		}
 	}
 	if err != nil {
 		h.writeError(rec, c.r.WithContext(c.ctx()), rt, err)
@@ -313,13 +338,30 @@ func (h *Handler) resolve(c *call) error {
 			return err
 		}
 	}
+	if h.kept != nil && c.route.writes() {
+		if snapshot, check, ok := h.kept.KeptSnapshot(owner, name, number); ok {
+			c.snapshot, c.keptCheck = &snapshot, check
+		}
+	}
+	return h.locate(c)
+}
+
+// locate finds the repository and the issue of c's path, authorizes the
+// caller on them, and answers a moved repository or a transferred issue with
+// a redirect. It reads a snapshot from the store unless c has a kept one.
+func (h *Handler) locate(c *call) error {
+	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
+	number, _ := parsePositiveInt(c.r.PathValue("issue_number"))
 	var repo Repository
 	var err error
-	if h.snapshots != nil {
+	switch {
+	case c.snapshot != nil:
+		repo = c.snapshot.Repository
+	case h.snapshots != nil:
 		var snapshot Snapshot
 		snapshot, err = h.snapshots.Snapshot(c.ctx(), owner, name, number)
 		c.snapshot, repo = &snapshot, snapshot.Repository
-	} else {
+	default:
 		repo, err = h.store.Repository(c.ctx(), owner, name)
 	}
 	if err != nil {
@@ -369,15 +411,17 @@ func (h *Handler) identify(c *call) error {
 }
 
 // limitWrites applies the secondary rate limit to a write of c's principal,
-// who is authorized; it lets other operations through.
+// who is authorized; it lets other operations through. A request is counted
+// once, even when it is decided again from a fresh snapshot.
 func (h *Handler) limitWrites(c *call) error {
-	if !c.route.writes() {
-		return nil
+	if !c.route.writes() || c.limited {
+		return c.limitErr
 	}
+	c.limited = true
 	if ok, wait := h.writeLimiter.allow(string(c.principal.Kind) + ":" + c.principal.Login); !ok {
-		return secondaryRateLimited(wait)
+		c.limitErr = secondaryRateLimited(wait)
 	}
-	return nil
+	return c.limitErr
 }
 
 // findIssue finds issue number of repo: the snapshot's, when the store gave
@@ -454,7 +498,11 @@ func (h *Handler) setValues(c *call) error { return h.writeValues(c, ActionSet, 
 // the mutation that newMutation makes of the validated values, and answers
 // with the issue's whole list.
 func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutation func([]Value) mutation) error {
-	items, err := readItems(c.w, c.r, h.maxBodyBytes, &c.w.bodyPending)
+	if !c.bodyRead {
+		c.bodyRead = true
+		c.items, c.itemsErr = readItems(c.w, c.r, h.maxBodyBytes, &c.w.bodyPending)
+	}
+	items, err := c.items, c.itemsErr
 	if err != nil {
 		return err
 	}

@@ -331,3 +331,30 @@ type Updater interface {
 	// locked.
 	Update(ctx context.Context, issue IssueKey, change func(current []Value, version Version) ([]Value, error)) (Version, error)
 }
+
+// SnapshotKeeper is an optional interface of a Snapshotter: it answers a
+// write's Snapshot from memory, and checks, in the step that stores the
+// write, that the store still holds what that Snapshot showed, so that a
+// store over a database writes with one round trip instead of two. The
+// handler uses it for add, set and delete. It answers a write from a kept
+// Snapshot only when SwapIfCurrent stored the write; any other outcome (a
+// refusal, a redirect, a write that changes nothing, a check that failed) is
+// decided again from a Snapshot of the store, as without a SnapshotKeeper, so
+// a stale Snapshot is never shown to a client.
+type SnapshotKeeper interface {
+	// KeptSnapshot returns, from memory and without waiting, a Snapshot of
+	// the request for issue number of owner/name that the store read or
+	// wrote before, and a check that stands for the state of the store that
+	// it shows. It returns ok false when it keeps none, or none of a live
+	// issue. The Snapshot may be stale.
+	KeptSnapshot(owner, name string, number int64) (snapshot Snapshot, check any, ok bool)
+
+	// SwapIfCurrent replaces the values of the Snapshot's issue with values,
+	// if and only if the store still holds exactly what the Snapshot that
+	// check came with shows (the repository that owner/name names, the
+	// issue, its version, the organization's fields), and returns the new
+	// version. Otherwise it changes nothing and returns ErrVersionConflict.
+	// The check and the replacement are one atomic step, as those of
+	// CompareAndSwap.
+	SwapIfCurrent(ctx context.Context, check any, values []Value) (Version, error)
+}

@@ -98,6 +98,18 @@ func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, err
 		}
 		result, err := apply(current, version)
 		if err != nil || !result.changed {
+			if err == nil && c.keptCheck != nil {
+				// Values from memory that the write leaves as they are
+				// may be stale: the answer is decided again.
+				err = errKeptSnapshotStale
+			}
+			return result, err
+		}
+		if c.keptCheck != nil {
+			result.version, err = h.kept.SwapIfCurrent(ctx, c.keptCheck, result.after)
+			if errors.Is(err, ErrVersionConflict) {
+				err = errKeptSnapshotStale
+			}
 			return result, err
 		}
 		result.version, err = h.store.CompareAndSwap(ctx, key, version, result.after)
@@ -124,6 +136,12 @@ func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, err
 		}
 	}
 }
+
+// errKeptSnapshotStale reports that a write prepared from a snapshot that the
+// store kept in memory did not commit, because the store no longer holds what
+// that snapshot shows or the write changes nothing: the request is served
+// again from a fresh snapshot.
+var errKeptSnapshotStale = errors.New("the kept snapshot may be stale")
 
 // fieldsChanged reports that the fields of an issue's organization are no
 // longer those that a write was validated against: the write is validated

@@ -40,7 +40,9 @@ func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepar
 
 // TestRoundTrips checks that, once its connection has prepared its
 // statements, the handler over a Store answers a list with one round trip to
-// the database and each write with at most two.
+// the database, a write of an issue that the Store read or wrote last with
+// one, and a write that changes nothing with two (a write from memory is
+// answered only once it is stored).
 func TestRoundTrips(t *testing.T) {
 	cfg, _ := newBoundedStore(t, 2, 1)
 	trips := &roundTrips{}
@@ -53,10 +55,10 @@ func TestRoundTrips(t *testing.T) {
 		status, most             int
 	}{
 		{"list", "GET", path, "", nil, http.StatusOK, 1},
-		{"add", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
+		{"add", "POST", path, textBody(1, "a"), nil, http.StatusOK, 1},
 		{"add of the same value", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
-		{"set", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 2},
-		{"delete", "DELETE", path + "/2", "", nil, http.StatusNoContent, 2},
+		{"set", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 1},
+		{"delete", "DELETE", path + "/2", "", nil, http.StatusNoContent, 1},
 		{"list, not modified", "GET", path, "", []string{"If-None-Match", "*"}, http.StatusNotModified, 1},
 		{"list of a page", "GET", path + "?per_page=1&page=2", "", nil, http.StatusOK, 1},
 	}

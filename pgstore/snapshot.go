@@ -55,7 +55,8 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 	var version *int64
 	var data []byte
 	var state *string
-	err := s.pool.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
+	names := [2]string{nameKey(owner), nameKey(name)}
+	err := s.pool.QueryRow(ctx, snapshotQuery, names[0], names[1], number).Scan(
 		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &ownerID, &fieldsVersion,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
@@ -64,6 +65,7 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 	case err != nil:
 		return snap, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
 	}
+	s.repos.put(names, keptRepository{repo: *r, ownerID: ownerID})
 	key := issuefields.IssueKey{RepositoryID: r.ID, Number: number}
 	switch {
 	case state == nil:

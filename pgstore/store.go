@@ -21,12 +21,14 @@ type Store struct {
 	turns    turns
 	fields   fieldsCache
 	recent   recentValues
+	repos    keptRepositories
 }
 
 var (
-	_ issuefields.Store       = (*Store)(nil)
-	_ issuefields.Snapshotter = (*Store)(nil)
-	_ issuefields.Updater     = (*Store)(nil)
+	_ issuefields.Store          = (*Store)(nil)
+	_ issuefields.Snapshotter    = (*Store)(nil)
+	_ issuefields.Updater        = (*Store)(nil)
+	_ issuefields.SnapshotKeeper = (*Store)(nil)
 )
 
 // New returns a Store that works through pool, which belongs to the caller,

@@ -1,0 +1,171 @@
+package pgstore_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/pgstore"
+)
+
+// TestKeptSnapshotIsChecked has a handler write an issue, so that its store
+// keeps the repository, the fields and the values in memory, then changes the
+// database through another store, as another server would, and writes again
+// through the handler: the write must answer as the database is now, never
+// as the kept snapshot shows it, and the database must hold what the answer
+// says.
+func TestKeptSnapshotIsChecked(t *testing.T) {
+	path := valuesPath("octo-org", "hello-world", 1)
+	tests := []struct {
+		name string
+		// elsewhere changes the database through other, with its handler.
+		elsewhere func(t *testing.T, other *pgstore.Store, h http.Handler) (header []string)
+		body      string
+		status    int
+		// want is the issue's values afterwards, by field ID, or nil when
+		// the issue is not live.
+		want map[int64]any
+		// fieldName is the name the answer's list gives field 2, if any.
+		fieldName string
+	}{
+		{
+			name: "a write through another server, then an If-Match with its ETag",
+			elsewhere: func(t *testing.T, _ *pgstore.Store, h http.Handler) []string {
+				rec := serve(h, "POST", path, textBody(2, "other"))
+				if rec.Code != http.StatusOK {
+					t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
+				}
+				return []string{"If-Match", rec.Header().Get("ETag")}
+			},
+			body:   textBody(1, "mine"),
+			status: http.StatusOK,
+			want:   map[int64]any{1: "mine", 2: "other"},
+		},
+		{
+			name: "a write through another server",
+			elsewhere: func(t *testing.T, _ *pgstore.Store, h http.Handler) []string {
+				if rec := serve(h, "POST", path, textBody(2, "other")); rec.Code != http.StatusOK {
+					t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
+				}
+				return nil
+			},
+			body:   textBody(1, "mine"),
+			status: http.StatusOK,
+			want:   map[int64]any{1: "mine", 2: "other"},
+		},
+		{
+			name: "the value kept in memory, changed through another server",
+			elsewhere: func(t *testing.T, _ *pgstore.Store, h http.Handler) []string {
+				if rec := serve(h, "POST", path, textBody(1, "other")); rec.Code != http.StatusOK {
+					t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
+				}
+				return nil
+			},
+			body:   textBody(1, "first"),
+			status: http.StatusOK,
+			want:   map[int64]any{1: "first"},
+		},
+		{
+			name: "the repository renamed",
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+				if err := other.RenameRepository("octo-org", "hello-world", "renamed"); err != nil {
+					t.Fatal(err)
+				}
+				return nil
+			},
+			body:   textBody(1, "mine"),
+			status: http.StatusTemporaryRedirect,
+			want:   map[int64]any{1: "first"},
+		},
+		{
+			name: "the issue deleted",
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+				if err := other.DeleteIssue("octo-org", "hello-world", 1); err != nil {
+					t.Fatal(err)
+				}
+				return nil
+			},
+			body:   textBody(1, "mine"),
+			status: http.StatusNotFound,
+		},
+		{
+			name: "a field renamed, which leaves the issue's version",
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+				changeFields(t, other, func(fields []issuefields.Field) []issuefields.Field {
+					fields[1].Name = "Renamed elsewhere"
+					return fields
+				})
+				return nil
+			},
+			body:      textBody(2, "mine"),
+			status:    http.StatusOK,
+			want:      map[int64]any{1: "first", 2: "mine"},
+			fieldName: "Renamed elsewhere",
+		},
+		{
+			name: "the field written deleted",
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+				changeFields(t, other, func(fields []issuefields.Field) []issuefields.Field { return fields[:1] })
+				return nil
+			},
+			body:   textBody(2, "mine"),
+			status: http.StatusUnprocessableEntity,
+			want:   map[int64]any{1: "first"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, other := newBoundedStore(t, 2, 1)
+			h := newHandler(t, openStore(t, cfg))
+			if rec := serve(h, "POST", path, textBody(1, "first")); rec.Code != http.StatusOK {
+				t.Fatalf("first POST: status %d: %s", rec.Code, rec.Body)
+			}
+			header := tt.elsewhere(t, other, newHandler(t, other))
+			rec := serve(h, "POST", path, tt.body, header...)
+			if rec.Code != tt.status {
+				t.Fatalf("POST after %s: status %d, want %d: %s", tt.name, rec.Code, tt.status, rec.Body)
+			}
+			if tt.fieldName != "" && !strings.Contains(rec.Body.String(), `"`+tt.fieldName+`"`) {
+				t.Errorf("the answer %s does not name field 2 %q", rec.Body, tt.fieldName)
+			}
+			values, _, err := other.Values(context.Background(), issuefields.IssueKey{RepositoryID: 1, Number: 1})
+			if tt.want == nil {
+				if err == nil {
+					t.Errorf("the issue holds %v, want it deleted", values)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[int64]any{}
+			for _, v := range values {
+				got[v.FieldID] = v.Text
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("the issue holds %v, want %v", got, tt.want)
+			}
+			for id, v := range tt.want {
+				if got[id] != v {
+					t.Errorf("the issue holds %v, want %v", got, tt.want)
+					break
+				}
+			}
+		})
+	}
+}
+
+// changeFields replaces the fields of octo-org with what change makes of a
+// copy of them, through s.
+func changeFields(t *testing.T, s *pgstore.Store, change func([]issuefields.Field) []issuefields.Field) {
+	t.Helper()
+	_, err := s.ChangeFields(context.Background(), "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return change(slices.Clone(current)), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
