@@ -302,13 +302,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 		err = rt.serve(h, c)
 	}
 	if err != nil && c.keptCheck != nil {
-		// The answer would rest on a snapshot from memory, which may be
-		// stale: it is decided again from the store.
-		c.keptCheck, c.snapshot, c.issue = nil, nil, Issue{}
-		err = h.locate(c)
-		if err == nil {
-			err = rt.serve(h, c)
-		}
+		err = h.serveAgain(rt, c, err)
 	}
 	if err != nil {
 		h.writeError(rec, c.r.WithContext(c.ctx()), rt, err)
@@ -320,9 +314,8 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 // Authorization is decided before the issue is looked up and before the body
 // is read.
 func (h *Handler) resolve(c *call) error {
-	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
-	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
-	if !ok || reponame.HasGitSuffix(name) {
+	_, ok := parsePositiveInt(c.r.PathValue("issue_number"))
+	if !ok || reponame.HasGitSuffix(c.r.PathValue("repo")) {
 		return ErrNotFound
 	}
 	if c.route.hasFieldID {
@@ -339,11 +332,44 @@ func (h *Handler) resolve(c *call) error {
 		}
 	}
 	if h.kept != nil && c.route.writes() {
-		if snapshot, check, ok := h.kept.KeptSnapshot(owner, name, number); ok {
-			c.snapshot, c.keptCheck = &snapshot, check
-		}
+		h.useKept(c, "")
 	}
 	return h.locate(c)
+}
+
+// maxKeptAttempts bounds how often a write is prepared from snapshots that
+// the store kept in memory before it is decided from a snapshot of the store.
+const maxKeptAttempts = 3
+
+// useKept gives c the snapshot that the store keeps in memory for c's path,
+// if it keeps one, and its version is not stale.
+func (h *Handler) useKept(c *call, stale Version) {
+	number, _ := parsePositiveInt(c.r.PathValue("issue_number"))
+	snapshot, check, ok := h.kept.KeptSnapshot(c.r.PathValue("owner"), c.r.PathValue("repo"), number)
+	if ok && snapshot.Version != stale {
+		c.snapshot, c.keptCheck = &snapshot, check
+	}
+}
+
+// serveAgain serves c again after rt answered it with err from a snapshot
+// that the store kept in memory, which may be stale: no such answer reaches
+// the client. When the write did not commit because the issue's kept version
+// was stale and the store keeps a newer one now (another write of this
+// process committed meanwhile), the write is prepared from that one, at most
+// maxKeptAttempts times in all; otherwise it is decided from a snapshot of
+// the store, as without kept snapshots.
+func (h *Handler) serveAgain(rt *route, c *call, err error) error {
+	for attempt := 1; err != nil && c.keptCheck != nil; attempt++ {
+		stale := c.snapshot.Version
+		c.keptCheck, c.snapshot, c.issue = nil, nil, Issue{}
+		if attempt < maxKeptAttempts && errors.Is(err, errKeptSnapshotStale) {
+			h.useKept(c, stale)
+		}
+		if err = h.locate(c); err == nil {
+			err = rt.serve(h, c)
+		}
+	}
+	return err
 }
 
 // locate finds the repository and the issue of c's path, authorizes the

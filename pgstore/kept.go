@@ -35,6 +35,9 @@ func (k *keptRepositories) get(names [2]string) (keptRepository, bool) {
 // put keeps r as what the pair of name keys names. When the map is full, a
 // pair picked at random makes room.
 func (k *keptRepositories) put(names [2]string, r keptRepository) {
+	if kept, ok := k.get(names); ok && kept == r {
+		return
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.names == nil {
@@ -113,6 +116,10 @@ func (s *Store) SwapIfCurrent(ctx context.Context, check any, values []issuefiel
 		return "", wrap("wait for the turn to write "+describe(c.key), err)
 	}
 	defer release()
+	if r, ok := s.recent.get(c.key); ok && r.version > c.version {
+		// A write of this process committed since the snapshot was kept.
+		return "", conflict(c.key, formatVersion(c.version))
+	}
 	data, err := encodeValues(values)
 	if err != nil {
 		return "", fmt.Errorf("pgstore: %s: %w", what, err)
