@@ -22,9 +22,11 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 	tests := []struct {
 		name string
 		// elsewhere changes the database through other, with its handler.
-		elsewhere func(t *testing.T, other *pgstore.Store, h http.Handler) (header []string)
-		body      string
-		status    int
+		elsewhere func(t *testing.T, other *pgstore.Store, h http.Handler) (etag string)
+		// ifMatch sends the ETag of elsewhere's answer in If-Match.
+		ifMatch bool
+		body    string
+		status  int
 		// want is the issue's values afterwards, by field ID, or nil when
 		// the issue is not live.
 		want map[int64]any
@@ -32,49 +34,34 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 		fieldName string
 	}{
 		{
-			name: "a write through another server, then an If-Match with its ETag",
-			elsewhere: func(t *testing.T, _ *pgstore.Store, h http.Handler) []string {
-				rec := serve(h, "POST", path, textBody(2, "other"))
-				if rec.Code != http.StatusOK {
-					t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
-				}
-				return []string{"If-Match", rec.Header().Get("ETag")}
-			},
-			body:   textBody(1, "mine"),
-			status: http.StatusOK,
-			want:   map[int64]any{1: "mine", 2: "other"},
+			name:      "a write through another server, then an If-Match with its ETag",
+			elsewhere: postElsewhere(path, textBody(2, "other")),
+			ifMatch:   true,
+			body:      textBody(1, "mine"),
+			status:    http.StatusOK,
+			want:      map[int64]any{1: "mine", 2: "other"},
 		},
 		{
-			name: "a write through another server",
-			elsewhere: func(t *testing.T, _ *pgstore.Store, h http.Handler) []string {
-				if rec := serve(h, "POST", path, textBody(2, "other")); rec.Code != http.StatusOK {
-					t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
-				}
-				return nil
-			},
-			body:   textBody(1, "mine"),
-			status: http.StatusOK,
-			want:   map[int64]any{1: "mine", 2: "other"},
+			name:      "a write through another server",
+			elsewhere: postElsewhere(path, textBody(2, "other")),
+			body:      textBody(1, "mine"),
+			status:    http.StatusOK,
+			want:      map[int64]any{1: "mine", 2: "other"},
 		},
 		{
-			name: "the value kept in memory, changed through another server",
-			elsewhere: func(t *testing.T, _ *pgstore.Store, h http.Handler) []string {
-				if rec := serve(h, "POST", path, textBody(1, "other")); rec.Code != http.StatusOK {
-					t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
-				}
-				return nil
-			},
-			body:   textBody(1, "first"),
-			status: http.StatusOK,
-			want:   map[int64]any{1: "first"},
+			name:      "the value kept in memory, changed through another server",
+			elsewhere: postElsewhere(path, textBody(1, "other")),
+			body:      textBody(1, "first"),
+			status:    http.StatusOK,
+			want:      map[int64]any{1: "first"},
 		},
 		{
 			name: "the repository renamed",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
 				if err := other.RenameRepository("octo-org", "hello-world", "renamed"); err != nil {
 					t.Fatal(err)
 				}
-				return nil
+				return ""
 			},
 			body:   textBody(1, "mine"),
 			status: http.StatusTemporaryRedirect,
@@ -82,23 +69,23 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 		},
 		{
 			name: "the issue deleted",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
 				if err := other.DeleteIssue("octo-org", "hello-world", 1); err != nil {
 					t.Fatal(err)
 				}
-				return nil
+				return ""
 			},
 			body:   textBody(1, "mine"),
 			status: http.StatusNotFound,
 		},
 		{
 			name: "a field renamed, which leaves the issue's version",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
 				changeFields(t, other, func(fields []issuefields.Field) []issuefields.Field {
 					fields[1].Name = "Renamed elsewhere"
 					return fields
 				})
-				return nil
+				return ""
 			},
 			body:      textBody(2, "mine"),
 			status:    http.StatusOK,
@@ -107,9 +94,9 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 		},
 		{
 			name: "the field written deleted",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) []string {
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
 				changeFields(t, other, func(fields []issuefields.Field) []issuefields.Field { return fields[:1] })
-				return nil
+				return ""
 			},
 			body:   textBody(2, "mine"),
 			status: http.StatusUnprocessableEntity,
@@ -123,7 +110,10 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 			if rec := serve(h, "POST", path, textBody(1, "first")); rec.Code != http.StatusOK {
 				t.Fatalf("first POST: status %d: %s", rec.Code, rec.Body)
 			}
-			header := tt.elsewhere(t, other, newHandler(t, other))
+			var header []string
+			if etag := tt.elsewhere(t, other, newHandler(t, other)); tt.ifMatch {
+				header = []string{"If-Match", etag}
+			}
 			rec := serve(h, "POST", path, tt.body, header...)
 			if rec.Code != tt.status {
 				t.Fatalf("POST after %s: status %d, want %d: %s", tt.name, rec.Code, tt.status, rec.Body)
@@ -155,6 +145,19 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// postElsewhere returns an elsewhere of TestKeptSnapshotIsChecked that POSTs
+// body to path through the other server's handler, and returns the answer's
+// ETag.
+func postElsewhere(path, body string) func(*testing.T, *pgstore.Store, http.Handler) string {
+	return func(t *testing.T, _ *pgstore.Store, h http.Handler) string {
+		rec := serve(h, "POST", path, body)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
+		}
+		return rec.Header().Get("ETag")
 	}
 }
 
