@@ -301,7 +301,7 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 	if err == nil {
 		err = rt.serve(h, c)
 	}
-	if err != nil && c.keptCheck != nil {
+	if restsOnKept(c, err) {
 		err = h.serveAgain(rt, c, err)
 	}
 	if err != nil {
@@ -351,6 +351,13 @@ func (h *Handler) useKept(c *call, stale Version) {
 	}
 }
 
+// restsOnKept reports whether err, the answer to c, may rest on a snapshot
+// that the store kept in memory, and so be stale. An unavailable store or a
+// client gone says nothing of the store's state.
+func restsOnKept(c *call, err error) bool {
+	return err != nil && c.keptCheck != nil && !errors.Is(err, ErrUnavailable) && c.ctx().Err() == nil
+}
+
 // serveAgain serves c again after rt answered it with err from a snapshot
 // that the store kept in memory, which may be stale: no such answer reaches
 // the client. When the write did not commit because the issue's kept version
@@ -359,7 +366,7 @@ func (h *Handler) useKept(c *call, stale Version) {
 // maxKeptAttempts times in all; otherwise it is decided from a snapshot of
 // the store, as without kept snapshots.
 func (h *Handler) serveAgain(rt *route, c *call, err error) error {
-	for attempt := 1; err != nil && c.keptCheck != nil; attempt++ {
+	for attempt := 1; restsOnKept(c, err); attempt++ {
 		stale := c.snapshot.Version
 		c.keptCheck, c.snapshot, c.issue = nil, nil, Issue{}
 		if attempt < maxKeptAttempts && errors.Is(err, errKeptSnapshotStale) {

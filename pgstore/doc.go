@@ -24,11 +24,17 @@
 // Store keeps each organization's fields in memory under that version, which
 // triggers replace on every change to the fields or their options, so a
 // change made through any server is seen by the next request; only then does
-// a second query read the fields. A write adds one UPDATE that checks the
-// version the request read ([Store.CompareAndSwap]). When another write got
-// there first, the handler writes through [Store.Update], which locks the
-// issue's row (SELECT ... FOR UPDATE) and writes in the same transaction, in
-// two round trips: writers of a hot issue take turns instead of retrying.
+// a second query read the fields. A write of an issue that the Store read or
+// wrote last is one round trip: it implements [issuefields.SnapshotKeeper],
+// so the handler prepares the write from what the Store keeps in memory, and
+// one UPDATE stores it only if the repository, the fields' version and the
+// issue's version are still those it was prepared from
+// ([Store.SwapIfCurrent]); otherwise the write is decided again from a
+// snapshot of the database, and adds one UPDATE that checks the version the
+// request read ([Store.CompareAndSwap]). When another write got there first,
+// the handler writes through [Store.Update], which locks the issue's row
+// (SELECT ... FOR UPDATE) and writes in the same transaction, in two round
+// trips: writers of a hot issue take turns instead of retrying.
 //
 // # Bounded waits
 //
