@@ -16,6 +16,9 @@ func timed(store issuefields.Store, m *metrics) issuefields.Store {
 	sn, isSn := store.(issuefields.Snapshotter)
 	up, isUp := store.(issuefields.Updater)
 	tfm, tsn, tup := timedFieldManager{fm, m}, timedSnapshotter{sn, m}, timedUpdater{up, m}
+	if kp, isKp := store.(issuefields.SnapshotKeeper); isKp && isSn {
+		return timedWithKeeper(t, tfm, timedKeeper{tsn, kp}, tup, isFM, isUp)
+	}
 	switch {
 	case isFM && isSn && isUp:
 		return struct {
@@ -59,6 +62,36 @@ func timed(store issuefields.Store, m *metrics) issuefields.Store {
 		}{t, tup}
 	}
 	return t
+}
+
+// timedWithKeeper is timed for a store that is a Snapshotter and a
+// SnapshotKeeper, and a FieldManager and an Updater as isFM and isUp say.
+func timedWithKeeper(t timedStore, tfm timedFieldManager, tkp timedKeeper, tup timedUpdater, isFM, isUp bool) issuefields.Store {
+	switch {
+	case isFM && isUp:
+		return struct {
+			timedStore
+			timedFieldManager
+			timedKeeper
+			timedUpdater
+		}{t, tfm, tkp, tup}
+	case isUp:
+		return struct {
+			timedStore
+			timedKeeper
+			timedUpdater
+		}{t, tkp, tup}
+	case isFM:
+		return struct {
+			timedStore
+			timedFieldManager
+			timedKeeper
+		}{t, tfm, tkp}
+	}
+	return struct {
+		timedStore
+		timedKeeper
+	}{t, tkp}
 }
 
 // timedStore is a Store that counts and times the calls of store.
@@ -128,4 +161,20 @@ type timedUpdater struct {
 func (s timedUpdater) Update(ctx context.Context, issue issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
 	defer s.metrics.observeStore("Update", time.Now())
 	return s.up.Update(ctx, issue, change)
+}
+
+// timedKeeper is a Snapshotter and a SnapshotKeeper that counts and times
+// the calls of kp that reach the store; KeptSnapshot only reads memory.
+type timedKeeper struct {
+	timedSnapshotter
+	kp issuefields.SnapshotKeeper
+}
+
+func (s timedKeeper) KeptSnapshot(owner, name string, number int64) (issuefields.Snapshot, any, bool) {
+	return s.kp.KeptSnapshot(owner, name, number)
+}
+
+func (s timedKeeper) SwapIfCurrent(ctx context.Context, check any, values []issuefields.Value) (issuefields.Version, error) {
+	defer s.metrics.observeStore("SwapIfCurrent", time.Now())
+	return s.kp.SwapIfCurrent(ctx, check, values)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -23,7 +24,7 @@ var notStoreInterfaces = []string{"TokenVerifier", "Notifier"}
 
 // timedInterfaces are the interfaces of package issuefields that timed
 // passes through.
-var timedInterfaces = []string{"Store", "FieldManager", "Snapshotter", "Updater"}
+var timedInterfaces = []string{"Store", "FieldManager", "Snapshotter", "SnapshotKeeper", "Updater"}
 
 // TestTimedPassesThroughEveryStoreInterface reads the interfaces that
 // package issuefields declares, so that a new optional interface of a Store
@@ -131,5 +132,37 @@ func TestTimedHasTheOptionalInterfacesOfItsStore(t *testing.T) {
 		if tc.check(timed(bare, newMetrics())) {
 			t.Errorf("timed claims a %s its store does not have", tc.name)
 		}
+	}
+}
+
+// keepingStore is a memstore that claims the Snapshotter and SnapshotKeeper
+// interfaces, for TestTimedKeepsTheSnapshotKeeper; it serves no snapshot.
+type keepingStore struct{ *memstore.Store }
+
+func (keepingStore) Snapshot(context.Context, string, string, int64) (issuefields.Snapshot, error) {
+	return issuefields.Snapshot{}, issuefields.ErrUnavailable
+}
+
+func (keepingStore) KeptSnapshot(string, string, int64) (issuefields.Snapshot, any, bool) {
+	return issuefields.Snapshot{}, nil, false
+}
+
+func (keepingStore) SwapIfCurrent(context.Context, any, []issuefields.Value) (issuefields.Version, error) {
+	return "", issuefields.ErrVersionConflict
+}
+
+// TestTimedKeepsTheSnapshotKeeper checks that timed passes a store's
+// SnapshotKeeper through with its Snapshotter and its other interfaces.
+func TestTimedKeepsTheSnapshotKeeper(t *testing.T) {
+	s := timed(keepingStore{memstore.New()}, newMetrics())
+	_, isKp := s.(issuefields.SnapshotKeeper)
+	_, isSn := s.(issuefields.Snapshotter)
+	_, isFM := s.(issuefields.FieldManager)
+	if !isKp || !isSn || !isFM {
+		t.Errorf("timed of a FieldManager, Snapshotter and SnapshotKeeper: FieldManager %v, Snapshotter %v, SnapshotKeeper %v; want all",
+			isFM, isSn, isKp)
+	}
+	if _, ok := timed(memstore.New(), newMetrics()).(issuefields.SnapshotKeeper); ok {
+		t.Errorf("timed claims a SnapshotKeeper that memstore does not have")
 	}
 }
