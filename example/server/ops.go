@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"path"
 	"time"
 
 	"github.com/issuefields/issuefields"
@@ -36,10 +37,10 @@ func routes(api http.Handler, prefix string, store issuefields.Store, logger *sl
 			})
 		})
 	}
-	mux.HandleFunc("/healthz", getOnly(func(w http.ResponseWriter, r *http.Request) {
+	healthz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	}))
-	mux.HandleFunc("/readyz", getOnly(func(w http.ResponseWriter, r *http.Request) {
+	})
+	readyz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		if err := storeAnswers(r.Context(), store); err != nil {
 			logger.LogAttrs(r.Context(), slog.LevelWarn, "not ready", slog.Any("error", err))
 			w.Header().Set("Retry-After", "1")
@@ -47,8 +48,57 @@ func routes(api http.Handler, prefix string, store issuefields.Store, logger *sl
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	}))
+	})
+	mux.Handle("/healthz", healthz)
+	mux.Handle("/readyz", readyz)
+	if prefix == "" {
+		return &directRoutes{mux: mux, api: api, healthz: healthz, readyz: readyz}
+	}
 	return mux
+}
+
+// directRoutes serves the routes of an API mounted at the root as mux does,
+// but routes the requests that mux would pass on as they are without mux's
+// lookup, which cost every request of the API a second one besides the
+// handler's own. Any other request (CONNECT, "*", a path that mux would
+// redirect to its clean form) goes through mux.
+type directRoutes struct {
+	mux                  *http.ServeMux
+	api, healthz, readyz http.Handler
+}
+
+func (d *directRoutes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	if r.Method == http.MethodConnect || r.RequestURI == "*" || r.URL.RawPath != "" || !muxKeepsPath(p) {
+		d.mux.ServeHTTP(w, r)
+		return
+	}
+	// r.Pattern is set as mux sets it, for the handlers that read it.
+	switch p {
+	case "/healthz":
+		r.Pattern = "/healthz"
+		d.healthz.ServeHTTP(w, r)
+	case "/readyz":
+		r.Pattern = "/readyz"
+		d.readyz.ServeHTTP(w, r)
+	default:
+		r.Pattern = "/"
+		d.api.ServeHTTP(w, r)
+	}
+}
+
+// muxKeepsPath reports whether http.ServeMux serves the path p as it is,
+// rather than redirecting to its clean form: p is rooted and path.Clean
+// leaves it as it is, but for a trailing slash.
+func muxKeepsPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	clean := path.Clean(p)
+	if p[len(p)-1] == '/' && clean != "/" {
+		clean += "/"
+	}
+	return clean == p
 }
 
 // storeAnswers asks store for a repository that does not exist, within

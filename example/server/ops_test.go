@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -161,4 +164,45 @@ func debugURL(s *running) (string, error) {
 		}
 	}
 	return "", errNoDebugLine
+}
+
+// TestDirectRoutesAnswerAsTheMux checks that the routes of an API mounted at
+// the root, which skip the ServeMux for most requests, answer every request
+// as the ServeMux does: the same status, Location and body, and the API
+// handler sees the same path and pattern.
+func TestDirectRoutesAnswerAsTheMux(t *testing.T) {
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "api %s %s pattern %q", r.Method, r.URL.EscapedPath(), r.Pattern)
+	})
+	h := routes(api, "", memstore.New(), slog.New(slog.DiscardHandler))
+	direct, ok := h.(*directRoutes)
+	if !ok {
+		t.Fatalf("routes at the root = %T, want *directRoutes", h)
+	}
+	targets := []string{
+		"/", "/healthz", "/readyz", "/healthz/", "/readyz?x=1", "/health%7Az", "/repos/o/r/issues/1/issue-field-values",
+		"/repos/o/r/issues/1/issue-field-values/", "/repos//o", "/repos/./o", "/repos/../healthz", "/repos/o%2Fr/issues/1",
+		"/a%20b", "//healthz", "/healthz/..", "*", "http://example.com/healthz", "http://example.com",
+	}
+	for _, target := range targets {
+		for _, method := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodConnect} {
+			answer := func(h http.Handler) *httptest.ResponseRecorder {
+				r := httptest.NewRequest(method, "/", nil)
+				r.RequestURI = target
+				u, err := url.ParseRequestURI(target)
+				if err != nil {
+					t.Fatalf("%s: %v", target, err)
+				}
+				r.URL = u
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				return w
+			}
+			got, want := answer(direct), answer(direct.mux)
+			if got.Code != want.Code || got.Header().Get("Location") != want.Header().Get("Location") || got.Body.String() != want.Body.String() {
+				t.Errorf("%s %s: %d %q %q, the ServeMux answers %d %q %q", method, target,
+					got.Code, got.Header().Get("Location"), got.Body, want.Code, want.Header().Get("Location"), want.Body)
+			}
+		}
+	}
 }
