@@ -77,8 +77,9 @@ func tooManyItems(err error) bool {
 	return errors.As(err, &re) && len(re.errors) == 1 && strings.Contains(re.errors[0].Message, "more than")
 }
 
-// duplicateKeyIn reports whether the valid JSON text data has an object in
-// which a key appears twice, as encoding/json decodes keys.
+// duplicateKeyIn reports whether the JSON text data has an object in which a
+// key appears twice, as encoding/json decodes keys; of a text that is not
+// JSON, it reads the part before the first error.
 func duplicateKeyIn(data []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	type frame struct {
@@ -122,7 +123,9 @@ func duplicateKeyIn(data []byte) bool {
 // checkScan checks the scanner against the standard library on data: valid
 // JSON (with valid UTF-8) is accepted as JSON, a body that repeats a key is
 // refused saying so, and the items are those encoding/json finds. A body
-// refused for too many items is only checked for having them. The scanner
+// refused for too many items is only checked for having them, and one that
+// is not JSON but refused for a repeated key, for repeating it before the
+// error. The scanner
 // must also come to the same result whatever the pieces the body arrives in.
 func checkScan(t *testing.T, data []byte) {
 	t.Helper()
@@ -137,6 +140,14 @@ func checkScan(t *testing.T, data []byte) {
 		return
 	}
 	valid := utf8.Valid(data) && json.Valid(data)
+	if !valid && errors.Is(got.err, errDuplicateKey) {
+		// The scanner refuses a repeated key as soon as it reads it,
+		// before the rest of the body shows whether it is JSON.
+		if !duplicateKeyIn(data) {
+			t.Fatalf("scan of %.80q: refused for a duplicate key", data)
+		}
+		return
+	}
 	if notJSON := errors.Is(got.err, errBodyNotJSON); notJSON == valid {
 		t.Fatalf("scan of %.80q: error %v; valid JSON: %v", data, got.err, valid)
 	}
