@@ -618,7 +618,7 @@ func (h *Handler) notify(c *call, e Event) {
 	if len(e.Changes) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
+	ctx, cancel := newNotifyContext(c.ctx(), h.notifyTimeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {

@@ -53,8 +53,10 @@ func logEvents(logger *slog.Logger) issuefields.Notifier {
 			slog.String("actor", e.Actor.Login),
 		)
 		for _, c := range e.Changes {
-			attrs = append(attrs, slog.Group("field_"+strconv.FormatInt(c.FieldID, 10),
-				slog.Any("before", valueOrNone(c.Before)), slog.Any("after", valueOrNone(c.After))))
+			// A group made of attributes, not of slog.Group's ...any, which
+			// boxes each of them.
+			attrs = append(attrs, slog.Attr{Key: "field_" + strconv.FormatInt(c.FieldID, 10), Value: slog.GroupValue(
+				slog.Any("before", valueOrNone(c.Before)), slog.Any("after", valueOrNone(c.After)))})
 		}
 		r := slog.NewRecord(time.Now(), slog.LevelInfo, "event", 0)
 		r.AddAttrs(attrs...)
