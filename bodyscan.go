@@ -57,6 +57,11 @@ func readItems(w http.ResponseWriter, r *http.Request, limit int64, bodyPending 
 	s.keys = s.keyBuf[:0]
 	items, err := s.scan()
 	*bodyPending = !s.eof
+	if err == nil {
+		return items, nil
+	}
+	// Declared here, not above, because errors.As takes its address and
+	// so moves it to the heap: an allocation for every body otherwise.
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

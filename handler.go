@@ -451,6 +451,9 @@ func (h *Handler) limitWrites(c *call) error {
 		return c.limitErr
 	}
 	c.limited = true
+	if !h.writeLimiter.limits() {
+		return nil // without building the principal's key
+	}
 	if ok, wait := h.writeLimiter.allow(string(c.principal.Kind) + ":" + c.principal.Login); !ok {
 		c.limitErr = secondaryRateLimited(wait)
 	}
@@ -588,8 +591,11 @@ func (h *Handler) writeChecked(c *call, action Action, plan func([]Field) (mutat
 			return nil, commitResult{}, err
 		}
 		result, err := h.write(c, action, fields, m)
-		var changed *fieldsChanged
-		if !errors.As(err, &changed) || attempt == maxReplans {
+		if err == nil || attempt == maxReplans {
+			return fields, result, err
+		}
+		var changed *fieldsChanged // declared past a write that succeeded: errors.As moves it to the heap
+		if !errors.As(err, &changed) {
 			return fields, result, err
 		}
 		// The snapshot's values are older than the new fields.

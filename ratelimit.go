@@ -112,11 +112,15 @@ func (l *writeLimiter) addPeriod(count, def int, period time.Duration) {
 	})
 }
 
+// limits reports whether any limit is on; allow lets every write through
+// when none is.
+func (l *writeLimiter) limits() bool { return len(l.periods) > 0 }
+
 // allow reports whether key may write now and, if so, counts the write
 // against every limit that is on. A refused write counts against none of
 // them; retryAfter is then how long until every limit would allow one more.
 func (l *writeLimiter) allow(key string) (ok bool, retryAfter time.Duration) {
-	if len(l.periods) == 0 {
+	if !l.limits() {
 		return true, 0
 	}
 	l.mu.Lock()
