@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/issuefields/issuefields/internal/jsonappend"
 )
 
 // dataTypeRules is everything that depends on a field's data type: which
@@ -70,7 +72,7 @@ var textRules = dataTypeRules{
 		v.Text = s
 		return v, ""
 	},
-	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return appendString(buf, v.Text) },
+	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Text) },
 	setValue:    func(item *FieldValue, _ *Field, v *Value) { item.Value = v.Text },
 }
 
@@ -89,7 +91,7 @@ var numberRules = dataTypeRules{
 		v.Number = n + 0 // turns -0 into 0
 		return v, ""
 	},
-	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return appendFloat(buf, v.Number) },
+	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.Float(buf, v.Number) },
 	setValue:    func(item *FieldValue, _ *Field, v *Value) { item.Value = v.Number },
 }
 
@@ -108,7 +110,7 @@ var dateRules = dataTypeRules{
 		v.Date = s
 		return v, ""
 	},
-	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return appendString(buf, v.Date) },
+	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Date) },
 	setValue:    func(item *FieldValue, _ *Field, v *Value) { item.Value = v.Date },
 }
 
@@ -159,7 +161,7 @@ var multiSelectRules = dataTypeRules{
 					buf = append(buf, ',')
 				}
 				first = false
-				buf = appendStringContent(buf, o.Name)
+				buf = jsonappend.StringContent(buf, o.Name)
 			}
 		}
 		buf = append(buf, `","multi_select_options":[`...)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/issuefields/issuefields/internal/jsonappend"
 )
 
 // encodingJSON encodes v as the handler would with encoding/json: HTML
@@ -98,13 +100,14 @@ func TestRenderListMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// FuzzAppendString and FuzzAppendFloat check jsonappend against encoding/json.
 func FuzzAppendString(f *testing.F) {
 	for _, s := range trickyStrings {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := string(appendString(nil, s)), encodingJSON(t, s); got != want {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		if got, want := string(jsonappend.String(nil, s)), encodingJSON(t, s); got != want {
+			t.Errorf("jsonappend.String(%q) = %s, want %s", s, got, want)
 		}
 	})
 }
@@ -117,8 +120,8 @@ func FuzzAppendFloat(f *testing.F) {
 		if math.IsNaN(n) || math.IsInf(n, 0) {
 			t.Skip("not a value a number field can hold")
 		}
-		if got, want := string(appendFloat(nil, n)), encodingJSON(t, n); got != want {
-			t.Errorf("appendFloat(%v) = %s, want %s", n, got, want)
+		if got, want := string(jsonappend.Float(nil, n)), encodingJSON(t, n); got != want {
+			t.Errorf("jsonappend.Float(%v) = %s, want %s", n, got, want)
 		}
 	})
 }
