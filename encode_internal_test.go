@@ -57,8 +57,8 @@ func TestAppendItemMatchesEncodingJSON(t *testing.T) {
 	)
 	for _, c := range cases {
 		c.value.FieldID = c.field.ID
-		want, ok := fieldValue(issue, &c.field, &c.value)
-		if !ok {
+		want := fieldValue(issue, &c.field, &c.value)
+		if want == nil {
 			t.Fatalf("fieldValue(%+v, %+v) shows nothing", c.field, c.value)
 		}
 		got := string(appendItem(nil, issue, &c.field, &c.value))
@@ -81,8 +81,8 @@ func TestRenderListMatchesEncodingJSON(t *testing.T) {
 		var want []FieldValue = []FieldValue{}
 		for i := range fields {
 			if v, ok := valueOf(values, fields[i].ID); ok {
-				if item, ok := fieldValue(issue, &fields[i], v); ok {
-					want = append(want, item)
+				if item := fieldValue(issue, &fields[i], v); item != nil {
+					want = append(want, *item)
 				}
 			}
 		}
@@ -153,8 +153,7 @@ func BenchmarkEncodeList(b *testing.B) {
 			items := make([]FieldValue, 0, len(values))
 			for i := range fields {
 				if v, ok := valueOf(values, fields[i].ID); ok {
-					item, _ := fieldValue(issue, &fields[i], v)
-					items = append(items, item)
+					items = append(items, *fieldValue(issue, &fields[i], v))
 				}
 			}
 			buf.Reset()

@@ -137,9 +137,5 @@ func renderPointer(key IssueKey, f *Field, v *Value, ok bool) *FieldValue {
 	if !ok {
 		return nil
 	}
-	item, ok := fieldValue(key, f, v)
-	if !ok {
-		return nil
-	}
-	return &item
+	return fieldValue(key, f, v)
 }

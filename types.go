@@ -33,21 +33,23 @@ type FieldValueOption struct {
 }
 
 // fieldValue returns the response item for value v of field f on issue, as
-// a FieldValue, for events. It reports false when v has nothing to show.
-// Responses are encoded by appendItem, which writes what encoding/json writes
-// for the FieldValue this returns.
-func fieldValue(issue IssueKey, f *Field, v *Value) (FieldValue, bool) {
+// a FieldValue, for events, or nil when v has nothing to show. It returns a
+// pointer because the item is on the heap anyway (setValue is called through
+// a function value), and events keep pointers. Responses are encoded by
+// appendItem, which writes what encoding/json writes for the FieldValue this
+// returns.
+func fieldValue(issue IssueKey, f *Field, v *Value) *FieldValue {
 	if !shown(f, v) {
-		return FieldValue{}, false
+		return nil
 	}
-	item := FieldValue{
+	item := &FieldValue{
 		IssueFieldID:   f.ID,
 		IssueFieldName: f.Name,
 		NodeID:         string(appendNodeID(nil, issue, f)),
 		DataType:       f.DataType,
 	}
-	rulesOf(f.DataType).setValue(&item, f, v)
-	return item, true
+	rulesOf(f.DataType).setValue(item, f, v)
+	return item
 }
 
 // valueOf returns the value of field id among values.
