@@ -2,26 +2,38 @@ package issuefields
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // etagOf returns the entity tag of the values of issue: it changes whenever
 // the store's version of the values changes, and whenever a field definition
-// that the response is rendered from (a name, an option) changes. It names
-// the issue too, since a store's versions need to tell apart only the states
-// of one issue.
-func etagOf(issue IssueKey, version Version, fields []Field) string {
-	return formatETag(etagSum(issue, version, fields))
+// that the response is rendered from (a name, an option) changes, which
+// fieldsHash, the fieldsSum of those definitions, stands for. It names the
+// issue too, since a store's versions need to tell apart only the states of
+// one issue.
+func etagOf(issue IssueKey, version Version, fieldsHash uint64) string {
+	return formatETag(etagSumOf(issue, version, fieldsHash))
 }
 
-// etagSum returns the hash that etagOf formats.
-func etagSum(issue IssueKey, version Version, fields []Field) uint64 {
+// etagSumOf returns the hash that etagOf formats.
+func etagSumOf(issue IssueKey, version Version, fieldsHash uint64) uint64 {
 	h := newETagHash()
 	h.addInt(issue.RepositoryID)
 	h.addInt(issue.Number)
 	h.addString(string(version))
+	h.mix(fieldsHash)
+	return uint64(h)
+}
+
+// fieldsSum returns the hash of what a list is rendered from in fields: the
+// ids, names and data types of the fields and the ids, names and colors of
+// their options.
+func fieldsSum(fields []Field) uint64 {
+	h := newETagHash()
 	for i := range fields {
 		f := &fields[i]
 		h.addInt(f.ID)
@@ -34,6 +46,42 @@ func etagSum(issue IssueKey, version Version, fields []Field) uint64 {
 		}
 	}
 	return uint64(h)
+}
+
+// fieldSums remembers the fieldsSum of the field slices it was last asked
+// about, so that a store that hands out one slice while nothing changes (as
+// memstore does) spares each request from hashing every definition again. A
+// store never changes a slice it returned (see [Store]), so one slice always
+// has one sum. It remembers a slice per slot, a bounded number in all.
+type fieldSums struct {
+	seed  maphash.Seed
+	slots [64]atomic.Pointer[fieldSumSlot]
+}
+
+// fieldSumSlot is one remembered slice, by its first element and length, and
+// its sum.
+type fieldSumSlot struct {
+	first *Field
+	n     int
+	sum   uint64
+}
+
+func newFieldSums() *fieldSums { return &fieldSums{seed: maphash.MakeSeed()} }
+
+// of returns fieldsSum(fields), from memory when fields is a slice it has
+// seen.
+func (m *fieldSums) of(fields []Field) uint64 {
+	if len(fields) == 0 {
+		return fieldsSum(fields)
+	}
+	first := &fields[0]
+	slot := &m.slots[maphash.Comparable(m.seed, first)%uint64(len(m.slots))]
+	if kept := slot.Load(); kept != nil && kept.first == first && kept.n == len(fields) {
+		return kept.sum
+	}
+	sum := fieldsSum(fields)
+	slot.Store(&fieldSumSlot{first: first, n: len(fields), sum: sum})
+	return sum
 }
 
 // formatETag returns the entity tag of the hash sum.

@@ -107,6 +107,7 @@ type Handler struct {
 	header        headerNames
 	ids           *requestIDs
 	lists         *listCache
+	fieldSums     *fieldSums
 	mux           *http.ServeMux
 }
 
@@ -184,9 +185,10 @@ func New(cfg Config) (*Handler, error) {
 			requestID:       textproto.CanonicalMIMEHeaderKey("X-" + cfg.Vendor + "-Request-Id"),
 			etag:            textproto.CanonicalMIMEHeaderKey("ETag"),
 		},
-		ids:   newRequestIDs(),
-		lists: newListCache(cfg.ListCacheBytes),
-		mux:   http.NewServeMux(),
+		ids:       newRequestIDs(),
+		lists:     newListCache(cfg.ListCacheBytes),
+		fieldSums: newFieldSums(),
+		mux:       http.NewServeMux(),
 	}
 	h.fieldManager, _ = cfg.Store.(FieldManager)
 	h.snapshots, _ = cfg.Store.(Snapshotter)
@@ -500,7 +502,7 @@ func (h *Handler) listValues(c *call) error {
 	}
 	// A kept list has the ETag; without one, a 304 needs only the ETag,
 	// and the list is rendered after the check.
-	sum := etagSum(key, version, fields)
+	sum := etagSumOf(key, version, h.fieldSums.of(fields))
 	list := h.lists.get(key, sum)
 	var tag string
 	if list != nil {
@@ -549,7 +551,7 @@ func (h *Handler) writeValues(c *call, action Action, allowArrays bool, newMutat
 	if err != nil {
 		return err
 	}
-	list := h.lists.list(c.issue.Key(), etagSum(c.issue.Key(), result.version, fields), fields, result.after)
+	list := h.lists.list(c.issue.Key(), etagSumOf(c.issue.Key(), result.version, h.fieldSums.of(fields)), fields, result.after)
 	c.w.setHeader(h.header.etag, list.etag)
 	writeBody(c.w, http.StatusOK, list.body)
 	return nil
@@ -566,7 +568,7 @@ func (h *Handler) deleteValue(c *call) error {
 	if err != nil {
 		return err
 	}
-	c.w.setHeader(h.header.etag, etagOf(c.issue.Key(), result.version, fields))
+	c.w.setHeader(h.header.etag, etagOf(c.issue.Key(), result.version, h.fieldSums.of(fields)))
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -21,7 +21,8 @@ type renderedList struct {
 }
 
 // renderList renders the values of issue with fields; sum is the hash of
-// their entity tag, etagSum of issue, their version and fields.
+// their entity tag: the etagSumOf their issue, their version and the
+// fieldsSum of their fields.
 func renderList(issue IssueKey, fields []Field, values []Value, sum uint64) *renderedList {
 	var stack [32]renderable
 	items := renderables(stack[:0], fields, values)

@@ -16,19 +16,19 @@ func TestListCacheAnswersOnlyTheSameETag(t *testing.T) {
 	issue := IssueKey{RepositoryID: 1, Number: 1}
 	values := []Value{{FieldID: 1, Text: "first"}}
 	fields := cachedFieldsFixture
-	kept := c.list(issue, etagSum(issue, "1", fields), fields, values)
+	kept := c.list(issue, etagSumOf(issue, "1", fieldsSum(fields)), fields, values)
 	copied := append([]Field(nil), fields...)
-	if got := c.list(issue, etagSum(issue, "1", copied), copied, values); got != kept {
+	if got := c.list(issue, etagSumOf(issue, "1", fieldsSum(copied)), copied, values); got != kept {
 		t.Errorf("the same version and a copy of the same fields rendered the list again")
 	}
 	renamed := []Field{{ID: 1, Name: "Renamed", DataType: Text}}
 	for name, call := range map[string]func() *renderedList{
-		"another version": func() *renderedList { return c.list(issue, etagSum(issue, "2", fields), fields, values) },
-		"a renamed field": func() *renderedList { return c.list(issue, etagSum(issue, "1", renamed), renamed, values) },
+		"another version": func() *renderedList { return c.list(issue, etagSumOf(issue, "2", fieldsSum(fields)), fields, values) },
+		"a renamed field": func() *renderedList { return c.list(issue, etagSumOf(issue, "1", fieldsSum(renamed)), renamed, values) },
 		"another issue": func() *renderedList {
-			return c.list(IssueKey{RepositoryID: 1, Number: 2}, etagSum(IssueKey{RepositoryID: 1, Number: 2}, "1", fields), fields, values)
+			return c.list(IssueKey{RepositoryID: 1, Number: 2}, etagSumOf(IssueKey{RepositoryID: 1, Number: 2}, "1", fieldsSum(fields)), fields, values)
 		},
-		"no fields": func() *renderedList { return c.list(issue, etagSum(issue, "1", nil), nil, values) },
+		"no fields": func() *renderedList { return c.list(issue, etagSumOf(issue, "1", fieldsSum(nil)), nil, values) },
 	} {
 		c.put(issue, kept)
 		if got := call(); got == kept {
@@ -45,7 +45,7 @@ func TestListCacheStaysWithinItsBudget(t *testing.T) {
 	const budget = 256 << 10
 	values := []Value{{FieldID: 1, Text: "a value of some length"}}
 	c := newListCache(budget)
-	tag := etagSum(IssueKey{}, "1", cachedFieldsFixture)
+	tag := etagSumOf(IssueKey{}, "1", fieldsSum(cachedFieldsFixture))
 	for n := int64(1); n <= 5000; n++ {
 		issue := IssueKey{RepositoryID: 1, Number: n}
 		l := c.list(issue, tag, cachedFieldsFixture, values)

@@ -76,7 +76,7 @@ type commitResult struct {
 func (h *Handler) commit(c *call, fields []Field, m mutation) (commitResult, error) {
 	ctx, key, ifMatch := c.ctx(), c.issue.Key(), headerList(c.r, "If-Match")
 	apply := func(current []Value, version Version) (commitResult, error) {
-		if ifMatch != "" && !etagListMatches(ifMatch, etagOf(key, version, fields), false) {
+		if ifMatch != "" && !etagListMatches(ifMatch, etagOf(key, version, h.fieldSums.of(fields)), false) {
 			return commitResult{}, errPreconditionFailed
 		}
 		next, err := m(current)
@@ -166,17 +166,10 @@ func (h *Handler) checkFields(c *call, fields []Field) error {
 	if err != nil {
 		return err
 	}
-	if !sameSlice(current, fields) && etagSum(IssueKey{}, "", current) != etagSum(IssueKey{}, "", fields) {
+	if h.fieldSums.of(current) != h.fieldSums.of(fields) {
 		return &fieldsChanged{fields: current}
 	}
 	return nil
-}
-
-// sameSlice reports whether a and b are one slice, the same elements in the
-// same memory, as a store that hands out shared snapshots returns twice when
-// nothing changed: such fields are the same without hashing them.
-func sameSlice(a, b []Field) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // errUnchanged tells the store's Updater that a write leaves the values as
