@@ -37,6 +37,13 @@ type dataTypeRules struct {
 	setValue func(item *FieldValue, f *Field, v *Value)
 }
 
+// hasOptions reports whether fields of data type t have options: whether t
+// is a select type.
+func hasOptions(t DataType) bool {
+	rules := rulesOf(t)
+	return rules != nil && rules.hasOptions
+}
+
 // rulesOf returns the rules of data type t, or nil for an unknown one.
 func rulesOf(t DataType) *dataTypeRules {
 	switch t {

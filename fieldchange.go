@@ -34,7 +34,7 @@ func (req fieldRequest) applyTo(f Field, current []Field, now time.Time) (Field,
 	if req.visibility != nil {
 		f.Visibility = *req.visibility
 	}
-	isSelect := f.DataType == SingleSelect || f.DataType == MultiSelect
+	isSelect := hasOptions(f.DataType)
 	switch {
 	case req.options == nil && f.ID == 0 && isSelect:
 		errs.add("options", "missing_field", -1, "A %s field needs options.", f.DataType)

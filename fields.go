@@ -171,7 +171,7 @@ func pruneValue(v Value, f *Field) (Value, bool) {
 	if f == nil {
 		return Value{}, true
 	}
-	if f.DataType != SingleSelect && f.DataType != MultiSelect {
+	if !hasOptions(f.DataType) {
 		return v, false
 	}
 	ids := slices.DeleteFunc(slices.Clone(v.OptionIDs), func(id int64) bool {
