@@ -516,7 +516,8 @@ func (h *Handler) listValues(c *call) error {
 		return nil
 	}
 	if list == nil {
-		list = h.lists.list(key, sum, fields, values)
+		list = renderList(key, fields, values, sum)
+		h.lists.put(key, list)
 	}
 	p := pageOf(c.r.URL.RawQuery, list.count())
 	if link := p.link(c.r); link != "" {
