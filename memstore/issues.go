@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/clone"
 )
 
 // AddIssue adds issue number, with no values, to the repository that
@@ -87,7 +88,7 @@ func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo 
 // written it. It returns an error, and changes nothing, if there is no such
 // live issue.
 func (s *Store) SetValues(owner, repo string, number int64, values []issuefields.Value) error {
-	values = cloneValues(values)
+	values = clone.Values(values)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, is, err := s.liveIssue(owner, repo, number)

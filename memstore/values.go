@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/clone"
 )
 
 // Values returns the values stored on the issue, in the order they were last
@@ -38,7 +39,7 @@ func (s *Store) CompareAndSwap(_ context.Context, key issuefields.IssueKey, expe
 	if err != nil {
 		return "", err
 	}
-	values = cloneValues(values)
+	values = clone.Values(values)
 	is.mu.Lock()
 	defer is.mu.Unlock()
 	if is.state != live {

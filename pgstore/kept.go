@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/clone"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -148,6 +149,6 @@ func (s *Store) SwapIfCurrent(ctx context.Context, check any, values []issuefiel
 	case err != nil:
 		return "", wrap(what, err)
 	}
-	s.recent.put(c.key, version, cloneValues(values))
+	s.recent.put(c.key, version, clone.Values(values))
 	return formatVersion(version), nil
 }

@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/issuefields/issuefields"
@@ -58,13 +57,4 @@ func (c *recentValues) put(key issuefields.IssueKey, version int64, values []iss
 		}
 	}
 	c.issues[key] = recent{version: version, values: values}
-}
-
-// cloneValues returns a copy of values that shares no memory with them.
-func cloneValues(values []issuefields.Value) []issuefields.Value {
-	c := slices.Clone(values)
-	for i := range c {
-		c[i].OptionIDs = slices.Clone(c[i].OptionIDs)
-	}
-	return c
 }

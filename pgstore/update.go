@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/clone"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -119,6 +120,6 @@ func (s *Store) Update(ctx context.Context, key issuefields.IssueKey, change fun
 		return "", wrap(what, err)
 	}
 	committed = true
-	s.recent.put(key, version, cloneValues(next))
+	s.recent.put(key, version, clone.Values(next))
 	return formatVersion(version), nil
 }

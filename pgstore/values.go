@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/clone"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -101,7 +102,7 @@ func (s *Store) swap(ctx context.Context, key issuefields.IssueKey, expected *in
 	case err != nil:
 		return "", wrap("write the values of "+describe(key), err)
 	case swapped != nil:
-		s.recent.put(key, *swapped, cloneValues(values))
+		s.recent.put(key, *swapped, clone.Values(values))
 		return formatVersion(*swapped), nil
 	}
 	if err := st.check(describe(key)); err != nil {

@@ -1,13 +1,15 @@
-package memstore
+// Package clone copies what the stores keep apart from what their callers
+// hold, so that neither sees the other's changes.
+package clone
 
 import (
 	"github.com/issuefields/issuefields"
 )
 
-// cloneValues returns a deep copy of values that shares no memory with it.
+// Values returns a deep copy of values that shares no memory with it.
 // The copy is never nil. Every OptionIDs of the copy is a part of one array,
 // so that a copy costs two allocations however many values it holds.
-func cloneValues(values []issuefields.Value) []issuefields.Value {
+func Values(values []issuefields.Value) []issuefields.Value {
 	out := make([]issuefields.Value, len(values))
 	n := 0
 	for _, v := range values {
