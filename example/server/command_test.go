@@ -395,7 +395,7 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
 	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor", "-data", "-log-format", `-log-level level
-    	least level logged: debug, info (a line per request and per event), warn or error (default "info")`} {
+    	least level logged: debug (also a line per event), info (a line per request), warn or error (default "info")`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help does not mention %s:\n%s", want, out.String())
 		}

@@ -13,10 +13,10 @@ import (
 )
 
 // BenchmarkLogCost measures a list and a write of bench/data.json's issues
-// through the handler as the example builds it, at -log-level info (a line
-// per request, a line per event, written off the request's path to a
-// discarding destination) and at warn (neither), so that what the log costs
-// a request is read from one run.
+// through the handler as the example builds it, at -log-level debug (a line
+// per request and a line per event, written off the request's path to a
+// discarding destination), info (the default: a line per request) and warn
+// (neither), so that what the log costs a request is read from one run.
 func BenchmarkLogCost(b *testing.B) {
 	data, err := os.ReadFile("../../bench/data.json")
 	if err != nil {
@@ -27,7 +27,7 @@ func BenchmarkLogCost(b *testing.B) {
 		b.Fatal(err)
 	}
 	other := strings.Replace(string(body), `"field_id":5,"value":5`, `"field_id":5,"value":6`, 1)
-	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelWarn} {
+	for _, level := range []slog.Level{slog.LevelDebug, slog.LevelInfo, slog.LevelWarn} {
 		d, err := load(data)
 		if err != nil {
 			b.Fatal(err)

@@ -30,8 +30,8 @@ type options struct {
 	dataFile string
 	// logFormat is logText or logJSON.
 	logFormat string
-	// logLevel is the least level logged: the request lines and events are
-	// Info, failures Warn and Error.
+	// logLevel is the least level logged: the request lines are Info,
+	// events Debug, failures Warn and Error.
 	logLevel slog.Level
 	// readTimeout and writeTimeout bound reading a whole request and
 	// writing an answer, and idleTimeout how long a kept-alive connection
@@ -81,7 +81,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256; X-Hub-Signature-256 with -vendor GitHub)")
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
-	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug, info (a line per request and per event), warn or error")
+	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug (also a line per event), info (a line per request), warn or error")
 	fs.DurationVar(&opts.readTimeout, "read-timeout", 30*time.Second, "longest `time` to read a whole request, body included; 0 for no bound")
 	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound")
 	fs.DurationVar(&opts.idleTimeout, "idle-timeout", time.Minute, "longest `time` a kept-alive connection may wait for its next request; 0 for no bound")

@@ -12,13 +12,14 @@ import (
 )
 
 // newNotifier returns the notifier the options ask for: webhook deliveries to
-// opts.webhookURL, or else a log line per event, or none at all when the
-// logger drops info lines. closeFn drains what is still queued, within the
+// opts.webhookURL, or else a log line per event at debug level, or none at
+// all when the logger drops debug lines, as it does by default: the handler
+// then builds no events. closeFn drains what is still queued, within the
 // bound of its context.
 func newNotifier(opts options, logger *slog.Logger) (n issuefields.Notifier, closeFn func(context.Context) error, err error) {
 	if opts.webhookURL == "" {
 		noQueue := func(context.Context) error { return nil }
-		if !logger.Enabled(context.Background(), slog.LevelInfo) {
+		if !logger.Enabled(context.Background(), slog.LevelDebug) {
 			return issuefields.DiscardNotifier, noQueue, nil
 		}
 		return logEvents(logger), noQueue, nil
@@ -34,14 +35,15 @@ func newNotifier(opts options, logger *slog.Logger) (n issuefields.Notifier, clo
 	return hook, hook.Close, nil
 }
 
-// logEvents is a notifier that writes each event to the log. Like the
+// logEvents is a notifier that writes each event to the log, at debug level:
+// the request's own line already says that a write succeeded. Like the
 // handler's request line, it makes the record itself, without the caller's
 // program counter that Logger.LogAttrs looks up on every call (the log
 // writes no source position), and with room for all its attributes at once.
 func logEvents(logger *slog.Logger) issuefields.Notifier {
 	return issuefields.NotifierFunc(func(ctx context.Context, e issuefields.Event) error {
 		h := logger.Handler()
-		if !h.Enabled(ctx, slog.LevelInfo) {
+		if !h.Enabled(ctx, slog.LevelDebug) {
 			return nil
 		}
 		attrs := make([]slog.Attr, 0, 5+len(e.Changes))
@@ -58,7 +60,7 @@ func logEvents(logger *slog.Logger) issuefields.Notifier {
 			attrs = append(attrs, slog.Attr{Key: "field_" + strconv.FormatInt(c.FieldID, 10), Value: slog.GroupValue(
 				slog.Any("before", valueOrNone(c.Before)), slog.Any("after", valueOrNone(c.After)))})
 		}
-		r := slog.NewRecord(time.Now(), slog.LevelInfo, "event", 0)
+		r := slog.NewRecord(time.Now(), slog.LevelDebug, "event", 0)
 		r.AddAttrs(attrs...)
 		_ = h.Handle(ctx, r) // as LogAttrs: the log reports no failure of its own
 		return nil

@@ -75,18 +75,30 @@ func TestWebhookDelivery(t *testing.T) {
 	}
 }
 
-// TestEventsLoggedWithoutWebhook checks that without -webhook each event
-// becomes a log line.
-func TestEventsLoggedWithoutWebhook(t *testing.T) {
-	s := startServer(t)
-	url := s.base + "repos/octo-org/roadmap/issues/2/issue-field-values"
-	if status, body := do(t, http.MethodPost, url, "demo-writer-token", `{"issue_field_values": [{"field_id": 2, "value": 8}]}`); status != http.StatusOK {
-		t.Fatalf("POST = %d %s", status, body)
-	}
-	if err := s.stop(); err != nil {
-		t.Fatalf("graceful stop: %v", err)
-	}
-	if logs := s.logs.String(); !strings.Contains(logs, "msg=event") || !strings.Contains(logs, "action=added") || !strings.Contains(logs, "field_2.after=8") {
-		t.Errorf("no event line in the logs:\n%s", logs)
+// TestEventsLoggedAtDebug checks that without -webhook each event becomes a
+// log line at -log-level debug, and that the default level logs the request
+// but no event.
+func TestEventsLoggedAtDebug(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		wantEvent bool
+	}{
+		{[]string{"-log-level", "debug"}, true},
+		{nil, false},
+	} {
+		s := startServer(t, tc.args...)
+		url := s.base + "repos/octo-org/roadmap/issues/2/issue-field-values"
+		if status, body := do(t, http.MethodPost, url, "demo-writer-token", `{"issue_field_values": [{"field_id": 2, "value": 8}]}`); status != http.StatusOK {
+			t.Fatalf("%v: POST = %d %s", tc.args, status, body)
+		}
+		if err := s.stop(); err != nil {
+			t.Fatalf("%v: graceful stop: %v", tc.args, err)
+		}
+		logs := s.logs.String()
+		gotEvent := strings.Contains(logs, "level=DEBUG msg=event") && strings.Contains(logs, "action=added") &&
+			strings.Contains(logs, "field_2.after=8")
+		if gotEvent != tc.wantEvent || !strings.Contains(logs, "msg=request") {
+			t.Errorf("%v: event line logged: %v, want %v; request line wanted:\n%s", tc.args, gotEvent, tc.wantEvent, logs)
+		}
 	}
 }
