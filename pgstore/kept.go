@@ -12,17 +12,24 @@ import (
 )
 
 // keptRepositories keeps, for the owner/name pairs that Snapshot found, the
-// repository they named and the ID of its owner's account, for up to
-// maxRecent pairs. What it keeps may be stale: SwapIfCurrent checks it.
+// repository they named, the ID of its owner's account and the versions of
+// the owner that the same query read, for up to maxRecent pairs. What it
+// keeps may be stale: SwapIfCurrent checks it.
 type keptRepositories struct {
 	mu    sync.RWMutex
 	names map[[2]string]keptRepository
 }
 
-// A keptRepository is what a Snapshot found for one owner/name pair.
+// A keptRepository is what a Snapshot found for one owner/name pair. Its
+// owner's snapshot version (the accounts table's snapshot_version) stands for
+// all of it, and for the owner's fields at fieldsVersion: every change to
+// them, through any server, gives the owner a new snapshot version in its
+// transaction.
 type keptRepository struct {
-	repo    issuefields.Repository
-	ownerID int64
+	repo            issuefields.Repository
+	ownerID         int64
+	snapshotVersion int64
+	fieldsVersion   int64
 }
 
 // get returns what is kept of the pair of name keys.
@@ -54,21 +61,22 @@ func (k *keptRepositories) put(names [2]string, r keptRepository) {
 }
 
 // A keptCheck is the state of the database that a kept Snapshot shows, which
-// SwapIfCurrent checks.
+// SwapIfCurrent checks: the snapshot version of the repository's owner and
+// the version of the issue.
 type keptCheck struct {
-	names         [2]string
-	repo          keptRepository
-	fieldsVersion int64
-	key           issuefields.IssueKey
-	version       int64
+	ownerID         int64
+	snapshotVersion int64
+	key             issuefields.IssueKey
+	version         int64
 }
 
 // KeptSnapshot returns, from memory, the Snapshot of issue number of
 // owner/name as this Store last read or wrote it: the repository that the
-// pair named, the fields of its owner at the version last seen, and the
+// pair named, the fields of its owner at the version read with it, and the
 // issue's values at the newest version seen. It returns ok false when it
-// keeps one of them not. The Snapshot may be stale; [Store.SwapIfCurrent]
-// checks it against the database in the statement that writes.
+// keeps one of them not, or keeps the owner's fields at another version. The
+// Snapshot may be stale; [Store.SwapIfCurrent] checks it against the
+// database in the statement that writes.
 func (s *Store) KeptSnapshot(owner, name string, number int64) (issuefields.Snapshot, any, bool) {
 	names := [2]string{nameKey(owner), nameKey(name)}
 	r, ok := s.repos.get(names)
@@ -76,7 +84,9 @@ func (s *Store) KeptSnapshot(owner, name string, number int64) (issuefields.Snap
 		return issuefields.Snapshot{}, nil, false
 	}
 	fields, ok := s.fields.kept(r.ownerID)
-	if !ok {
+	if !ok || fields.version != r.fieldsVersion {
+		// The owner's snapshot version stands for its fields at the version
+		// read with it, not at another one.
 		return issuefields.Snapshot{}, nil, false
 	}
 	key := issuefields.IssueKey{RepositoryID: r.repo.ID, Number: number}
@@ -91,16 +101,17 @@ func (s *Store) KeptSnapshot(owner, name string, number int64) (issuefields.Snap
 		Values:     values.values,
 		Version:    formatVersion(values.version),
 	}
-	check := &keptCheck{names: names, repo: r, fieldsVersion: fields.version, key: key, version: values.version}
+	check := &keptCheck{ownerID: r.ownerID, snapshotVersion: r.snapshotVersion, key: key, version: values.version}
 	return snap, check, true
 }
 
 // SwapIfCurrent stores values as the values of the issue of a kept Snapshot,
 // whose check KeptSnapshot returned, in one UPDATE statement that also checks
-// that the database holds what the Snapshot shows: owner/name names the same
-// repository, with the same owner, name and privacy; the owner's fields have
-// the same version; the issue is live and has the same version. When one of
-// them differs, it changes nothing and returns an error wrapping
+// that the database holds what the Snapshot shows: the issue is live and has
+// the same version, and the repository's owner has the same snapshot
+// version, so owner/name names the same repository, with the same owner,
+// name and privacy, and the owner has the same login, kind and fields. When
+// one of them differs, it changes nothing and returns an error wrapping
 // [issuefields.ErrVersionConflict]. Writers of one issue in this process
 // take turns before they take a connection, as those of
 // [Store.CompareAndSwap].
@@ -125,23 +136,16 @@ func (s *Store) SwapIfCurrent(ctx context.Context, check any, values []issuefiel
 	if err != nil {
 		return "", fmt.Errorf("pgstore: %s: %w", what, err)
 	}
-	// The issue's row is checked under its lock; the repository and the
-	// fields' version as the statement sees them, as a Snapshot would.
+	// The issue's row is checked under its lock; the owner's snapshot
+	// version, one lookup by primary key, as the statement sees it, as a
+	// Snapshot would.
 	const query = `
 		UPDATE issues SET field_values = $4, version = version + 1
 		WHERE repository_id = $1 AND number = $2 AND state = 'live' AND version = $3
-			AND EXISTS (
-				SELECT FROM repository_names n
-				JOIN repositories r ON r.id = n.repository_id
-				JOIN accounts a ON a.id = r.owner_id
-				WHERE n.owner_key = $5 AND n.name_key = $6 AND r.id = $1
-					AND a.id = $7 AND a.login = $8 AND r.name = $9 AND r.private = $10
-					AND a.organization = $11 AND a.fields_version = $12)
+			AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)
 		RETURNING version`
-	r := c.repo.repo
 	var version int64
-	err = s.pool.QueryRow(ctx, query, c.key.RepositoryID, c.key.Number, c.version, data,
-		c.names[0], c.names[1], c.repo.ownerID, r.Owner, r.Name, r.Private, r.OwnedByOrganization, c.fieldsVersion).
+	err = s.pool.QueryRow(ctx, query, c.key.RepositoryID, c.key.Number, c.version, data, c.ownerID, c.snapshotVersion).
 		Scan(&version)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):

@@ -68,6 +68,38 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 			want:   map[int64]any{1: "first"},
 		},
 		{
+			name: "the repository transferred",
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
+				if err := other.TransferRepository("octo-org", "hello-world", "new-owner"); err != nil {
+					t.Fatal(err)
+				}
+				return ""
+			},
+			body:   textBody(1, "mine"),
+			status: http.StatusTemporaryRedirect,
+			want:   map[int64]any{1: "first"},
+		},
+		{
+			// The write goes to issue 1 of the repository that has the
+			// name now.
+			name: "the repository renamed and its name taken over by a new one",
+			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
+				if err := other.RenameRepository("octo-org", "hello-world", "renamed"); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := other.AddRepository("octo-org", "hello-world", false); err != nil {
+					t.Fatal(err)
+				}
+				if err := other.AddIssue("octo-org", "hello-world", 1); err != nil {
+					t.Fatal(err)
+				}
+				return ""
+			},
+			body:   textBody(1, "mine"),
+			status: http.StatusOK,
+			want:   map[int64]any{1: "first"},
+		},
+		{
 			name: "the issue deleted",
 			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
 				if err := other.DeleteIssue("octo-org", "hello-world", 1); err != nil {

@@ -26,12 +26,16 @@ var fieldsVersionSQL string
 //go:embed migrations/003_field_management.sql
 var fieldManagementSQL string
 
+//go:embed migrations/004_snapshot_version.sql
+var snapshotVersionSQL string
+
 // migrations lists every step of the schema, in order. A step, once
 // released, never changes: a change to the schema is a new step at the end.
 var migrations = []migration{
 	{1, "accounts, fields, repositories and issues", tablesSQL},
 	{2, "a version of each account's fields", fieldsVersionSQL},
 	{3, "field management: descriptions, visibility, times, priorities and the last field ID", fieldManagementSQL},
+	{4, "a version of all that a snapshot of each account's repositories shows", snapshotVersionSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

@@ -24,12 +24,12 @@ func (s *Store) decode(key issuefields.IssueKey, version int64, data []byte) ([]
 }
 
 // snapshotQuery finds, in one statement, the repository that owner/name ($1,
-// $2 as name keys) names, the version of its owner's fields, and the row of
-// its issue $3: state, where a transferred issue went, version and values. A
-// repository that does not exist gives no row; an issue that does not exist
-// gives NULLs.
+// $2 as name keys) names, the version of its owner's fields, its owner's
+// snapshot version, and the row of its issue $3: state, where a transferred
+// issue went, version and values. A repository that does not exist gives no
+// row; an issue that does not exist gives NULLs.
 const snapshotQuery = `
-	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.fields_version,
+	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.fields_version, a.snapshot_version,
 		i.state, i.moved_to_repository_id, i.moved_to_number, i.version, i.field_values
 	FROM repository_names n
 	JOIN repositories r ON r.id = n.repository_id
@@ -50,14 +50,14 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 	defer cancel()
 	var snap issuefields.Snapshot
 	r := &snap.Repository
-	var ownerID, fieldsVersion int64
+	var kept keptRepository
 	var st issueState
 	var version *int64
 	var data []byte
 	var state *string
 	names := [2]string{nameKey(owner), nameKey(name)}
 	err := s.pool.QueryRow(ctx, snapshotQuery, names[0], names[1], number).Scan(
-		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &ownerID, &fieldsVersion,
+		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &kept.ownerID, &kept.fieldsVersion, &kept.snapshotVersion,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -65,7 +65,8 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 	case err != nil:
 		return snap, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
 	}
-	s.repos.put(names, keptRepository{repo: *r, ownerID: ownerID})
+	kept.repo = *r
+	s.repos.put(names, kept)
 	key := issuefields.IssueKey{RepositoryID: r.ID, Number: number}
 	switch {
 	case state == nil:
@@ -84,6 +85,6 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 		return snap, err
 	}
 	snap.Version = formatVersion(*version)
-	snap.Fields, err = s.fields.of(ctx, s.pool, ownerID, fieldsVersion)
+	snap.Fields, err = s.fields.of(ctx, s.pool, kept.ownerID, kept.fieldsVersion)
 	return snap, err
 }

@@ -1,0 +1,74 @@
+-- A version of everything, besides the issue itself, that a snapshot of an
+-- issue of a repository owned by the account shows: the account's login,
+-- whether it is an organization, and the version of its fields; the name,
+-- privacy and owner of each of its repositories; and which repository each
+-- owner/name that finds one of them names. Every change to one of them
+-- replaces the version with a new number from one sequence, in the
+-- transaction of the change, so that a server that prepared a write from a
+-- snapshot kept in memory checks all of it with one lookup of the owner's
+-- row by its primary key.
+CREATE SEQUENCE snapshot_versions;
+
+ALTER TABLE accounts ADD COLUMN snapshot_version bigint NOT NULL DEFAULT nextval('snapshot_versions');
+
+-- Gives each account of account_ids a new snapshot version. The rows are
+-- locked in the order of their IDs first, so that two changes that both bump
+-- the same two accounts wait for each other instead of deadlocking.
+CREATE FUNCTION bump_snapshot_versions(account_ids bigint[]) RETURNS void LANGUAGE sql AS $$
+    UPDATE accounts SET snapshot_version = nextval('snapshot_versions')
+    WHERE id IN (SELECT id FROM accounts WHERE id = ANY (account_ids) ORDER BY id FOR NO KEY UPDATE)
+$$;
+
+-- A change of an account's login, organization flag or fields' version
+-- (which 002's triggers replace on every change to its fields or their
+-- options) gives the account a new snapshot version in the same row.
+CREATE FUNCTION new_snapshot_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.snapshot_version := nextval('snapshot_versions');
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER account_snapshot_version BEFORE UPDATE ON accounts
+    FOR EACH ROW
+    WHEN ((OLD.login, OLD.organization, OLD.fields_version) IS DISTINCT FROM (NEW.login, NEW.organization, NEW.fields_version))
+    EXECUTE FUNCTION new_snapshot_version();
+
+-- A repository added, changed (renamed, made private or public, transferred)
+-- or removed bumps its owner before and after.
+CREATE FUNCTION bump_repository_owners() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM bump_snapshot_versions(ARRAY[NEW.owner_id]);
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM bump_snapshot_versions(ARRAY[OLD.owner_id]);
+    ELSE
+        PERFORM bump_snapshot_versions(ARRAY[OLD.owner_id, NEW.owner_id]);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER repository_snapshot_version AFTER INSERT OR UPDATE OR DELETE ON repositories
+    FOR EACH ROW EXECUTE FUNCTION bump_repository_owners();
+
+-- An owner/name added, pointed at another repository (a name taken over) or
+-- removed bumps the owners of the repositories it named and names.
+CREATE FUNCTION bump_named_repository_owners() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    repository_ids bigint[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        repository_ids := ARRAY[NEW.repository_id];
+    ELSIF TG_OP = 'DELETE' THEN
+        repository_ids := ARRAY[OLD.repository_id];
+    ELSE
+        repository_ids := ARRAY[OLD.repository_id, NEW.repository_id];
+    END IF;
+    PERFORM bump_snapshot_versions(ARRAY(SELECT owner_id FROM repositories WHERE id = ANY (repository_ids)));
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER repository_name_snapshot_version AFTER INSERT OR UPDATE OR DELETE ON repository_names
+    FOR EACH ROW EXECUTE FUNCTION bump_named_repository_owners();
