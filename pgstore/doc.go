@@ -27,11 +27,16 @@
 // a second query read the fields. A write of an issue that the Store read or
 // wrote last is one round trip: it implements [issuefields.SnapshotKeeper],
 // so the handler prepares the write from what the Store keeps in memory, and
-// one UPDATE stores it only if the repository, the fields' version and the
-// issue's version are still those it was prepared from
-// ([Store.SwapIfCurrent]); otherwise the write is decided again from a
-// snapshot of the database, and adds one UPDATE that checks the version the
-// request read ([Store.CompareAndSwap]). When another write got there first,
+// one UPDATE stores it only if the issue's version and the snapshot version
+// of the repository's owner are still those it was prepared from
+// ([Store.SwapIfCurrent]). Triggers give the owner a new snapshot version in
+// the transaction of every change to what such a snapshot shows (the
+// repository that owner/name names, its owner, name and privacy, the
+// owner's login, kind and fields), made through a Store or by hand in SQL,
+// so the check is one lookup of the owner's row by its primary key. When
+// the check fails, the write is decided again from a snapshot of the
+// database, and adds one UPDATE that checks the version the request read
+// ([Store.CompareAndSwap]). When another write got there first,
 // the handler writes through [Store.Update], which locks the issue's row
 // (SELECT ... FOR UPDATE) and writes in the same transaction, in two round
 // trips: writers of a hot issue take turns instead of retrying.
@@ -64,7 +69,8 @@
 // database can hold several stores, each in a schema of its own:
 //
 //	accounts          organizations and users; login as first spelt, a
-//	                  lower-cased key for lookups, and the last field ID
+//	                  lower-cased key for lookups, the last field ID, the
+//	                  version of the fields, and the snapshot version
 //	fields            each organization's fields, with their position,
 //	                  description, visibility and times
 //	field_options     each select field's options, with their position,

@@ -72,3 +72,14 @@ $$;
 
 CREATE TRIGGER repository_name_snapshot_version AFTER INSERT OR UPDATE OR DELETE ON repository_names
     FOR EACH ROW EXECUTE FUNCTION bump_named_repository_owners();
+
+-- Emptying the names by hand, which no row trigger sees, bumps every account.
+CREATE FUNCTION bump_every_snapshot_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM bump_snapshot_versions(ARRAY(SELECT id FROM accounts));
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER repository_names_emptied AFTER TRUNCATE ON repository_names
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_every_snapshot_version();
