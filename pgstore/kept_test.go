@@ -57,24 +57,18 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 		},
 		{
 			name: "the repository renamed",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
-				if err := other.RenameRepository("octo-org", "hello-world", "renamed"); err != nil {
-					t.Fatal(err)
-				}
-				return ""
-			},
+			elsewhere: seedElsewhere(func(other *pgstore.Store) error {
+				return other.RenameRepository("octo-org", "hello-world", "renamed")
+			}),
 			body:   textBody(1, "mine"),
 			status: http.StatusTemporaryRedirect,
 			want:   map[int64]any{1: "first"},
 		},
 		{
 			name: "the repository transferred",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
-				if err := other.TransferRepository("octo-org", "hello-world", "new-owner"); err != nil {
-					t.Fatal(err)
-				}
-				return ""
-			},
+			elsewhere: seedElsewhere(func(other *pgstore.Store) error {
+				return other.TransferRepository("octo-org", "hello-world", "new-owner")
+			}),
 			body:   textBody(1, "mine"),
 			status: http.StatusTemporaryRedirect,
 			want:   map[int64]any{1: "first"},
@@ -83,30 +77,24 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 			// The write goes to issue 1 of the repository that has the
 			// name now.
 			name: "the repository renamed and its name taken over by a new one",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
+			elsewhere: seedElsewhere(func(other *pgstore.Store) error {
 				if err := other.RenameRepository("octo-org", "hello-world", "renamed"); err != nil {
-					t.Fatal(err)
+					return err
 				}
 				if _, err := other.AddRepository("octo-org", "hello-world", false); err != nil {
-					t.Fatal(err)
+					return err
 				}
-				if err := other.AddIssue("octo-org", "hello-world", 1); err != nil {
-					t.Fatal(err)
-				}
-				return ""
-			},
+				return other.AddIssue("octo-org", "hello-world", 1)
+			}),
 			body:   textBody(1, "mine"),
 			status: http.StatusOK,
 			want:   map[int64]any{1: "first"},
 		},
 		{
 			name: "the issue deleted",
-			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
-				if err := other.DeleteIssue("octo-org", "hello-world", 1); err != nil {
-					t.Fatal(err)
-				}
-				return ""
-			},
+			elsewhere: seedElsewhere(func(other *pgstore.Store) error {
+				return other.DeleteIssue("octo-org", "hello-world", 1)
+			}),
 			body:   textBody(1, "mine"),
 			status: http.StatusNotFound,
 		},
@@ -190,6 +178,17 @@ func postElsewhere(path, body string) func(*testing.T, *pgstore.Store, http.Hand
 			t.Fatalf("POST through the other server: status %d: %s", rec.Code, rec.Body)
 		}
 		return rec.Header().Get("ETag")
+	}
+}
+
+// seedElsewhere returns an elsewhere of TestKeptSnapshotIsChecked that
+// changes the database with seed methods of the other server's store.
+func seedElsewhere(change func(other *pgstore.Store) error) func(*testing.T, *pgstore.Store, http.Handler) string {
+	return func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
+		if err := change(other); err != nil {
+			t.Fatal(err)
+		}
+		return ""
 	}
 }
 

@@ -35,16 +35,11 @@ CREATE TRIGGER account_snapshot_version BEFORE UPDATE ON accounts
     EXECUTE FUNCTION new_snapshot_version();
 
 -- A repository added, changed (renamed, made private or public, transferred)
--- or removed bumps its owner before and after.
+-- or removed bumps its owner before and after. OLD is NULL for an INSERT and
+-- NEW for a DELETE, and so are their columns.
 CREATE FUNCTION bump_repository_owners() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        PERFORM bump_snapshot_versions(ARRAY[NEW.owner_id]);
-    ELSIF TG_OP = 'DELETE' THEN
-        PERFORM bump_snapshot_versions(ARRAY[OLD.owner_id]);
-    ELSE
-        PERFORM bump_snapshot_versions(ARRAY[OLD.owner_id, NEW.owner_id]);
-    END IF;
+    PERFORM bump_snapshot_versions(ARRAY[OLD.owner_id, NEW.owner_id]);
     RETURN NULL;
 END
 $$;
@@ -55,17 +50,9 @@ CREATE TRIGGER repository_snapshot_version AFTER INSERT OR UPDATE OR DELETE ON r
 -- An owner/name added, pointed at another repository (a name taken over) or
 -- removed bumps the owners of the repositories it named and names.
 CREATE FUNCTION bump_named_repository_owners() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    repository_ids bigint[];
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        repository_ids := ARRAY[NEW.repository_id];
-    ELSIF TG_OP = 'DELETE' THEN
-        repository_ids := ARRAY[OLD.repository_id];
-    ELSE
-        repository_ids := ARRAY[OLD.repository_id, NEW.repository_id];
-    END IF;
-    PERFORM bump_snapshot_versions(ARRAY(SELECT owner_id FROM repositories WHERE id = ANY (repository_ids)));
+    PERFORM bump_snapshot_versions(ARRAY(
+        SELECT owner_id FROM repositories WHERE id IN (OLD.repository_id, NEW.repository_id)));
     RETURN NULL;
 END
 $$;
