@@ -3,7 +3,8 @@
 # (bench/baseline) on loopback with wrk, one server at a time pinned to one
 # core and wrk on the other, several runs each, and prints the medians of
 # requests per second, p99 latency and the server's CPU time per request,
-# and the ratios example/baseline.
+# and the ratios example/baseline: of CPU per request, the median of each
+# run's ratio (the two servers measured back to back).
 #
 #   bash bench/loopback.sh            # RUNS=5 DURATION=10s CONNECTIONS=64
 #   EXAMPLE_FLAGS='-log-level warn' bash bench/loopback.sh
@@ -95,12 +96,22 @@ for kind in list write; do
     p99=$(cut -d' ' -f2 "$tmp/$server.$kind" | median)
     cpu=$(cut -d' ' -f3 "$tmp/$server.$kind" | median)
     printf '%-6s %-9s %12.0f %10.0f %14.1f\n' "$kind" "$server" "$rps" "$p99" "$cpu"
-    eval "${server}_${kind}_rps=$rps ${server}_${kind}_p99=$p99 ${server}_${kind}_cpu=$cpu"
+    eval "${server}_${kind}_rps=$rps"
   done
 done
+# pair_ratios KIND: for each run, the example's CPU per request over the
+# baseline's in the same run (the two measured back to back), as "median
+# lowest highest": pairing the runs cancels the drift of a shared machine
+# between runs, which a ratio of the two medians would keep.
+pair_ratios() {
+  paste -d' ' <(cut -d' ' -f3 "$tmp/example.$1") <(cut -d' ' -f3 "$tmp/baseline.$1") |
+    awk '{ print $1 / $2 }' | sort -n |
+    awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f %.2f %.2f", m, v[1], v[NR] }'
+}
 echo
-awk -v a="$example_list_rps" -v b="$baseline_list_rps" -v c="$example_list_p99" -v d="$baseline_list_p99" \
-  -v e="$example_write_rps" -v f="$baseline_write_rps" -v g="$example_list_cpu" -v h="$baseline_list_cpu" \
-  -v i="$example_write_cpu" -v j="$baseline_write_cpu" 'BEGIN {
-  printf "list:  %.2f of the baseline'"'"'s requests/s, p99 %.2fx the baseline'"'"'s; CPU per request %.2fx the baseline'"'"'s (%.2f of its requests/s on a core)\n", a / b, c / d, g / h, h / g
-  printf "write: %.2f of the baseline'"'"'s requests/s (a POST that only decodes the body); CPU per request %.2fx the baseline'"'"'s (%.2f of its requests/s on a core)\n", e / f, i / j, j / i }'
+for kind in list write; do
+  read -r median lowest highest <<<"$(pair_ratios "$kind")"
+  example_rps=example_${kind}_rps baseline_rps=baseline_${kind}_rps
+  awk -v k="$kind:" -v m="$median" -v lo="$lowest" -v hi="$highest" -v a="${!example_rps}" -v b="${!baseline_rps}" 'BEGIN {
+    printf "%-6s CPU per request %.2fx the baseline'"'"'s (median of the runs, %.2fx to %.2fx): %.2f of its requests/s on a core; requests/s %.2f of its\n", k, m, lo, hi, 1 / m, a / b }'
+done
