@@ -2,13 +2,11 @@ package pgstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/internal/clone"
-	"github.com/jackc/pgx/v5"
 )
 
 // keptRepositories keeps, for the owner/name pairs that Snapshot found, the
@@ -138,21 +136,20 @@ func (s *Store) SwapIfCurrent(ctx context.Context, check any, values []issuefiel
 	}
 	// The issue's row is checked under its lock; the owner's snapshot
 	// version, one lookup by primary key, as the statement sees it, as a
-	// Snapshot would.
+	// Snapshot would. The row it writes had version $3, so the new version
+	// is the next one, which the statement need not return.
 	const query = `
 		UPDATE issues SET field_values = $4, version = version + 1
 		WHERE repository_id = $1 AND number = $2 AND state = 'live' AND version = $3
-			AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)
-		RETURNING version`
-	var version int64
-	err = s.pool.QueryRow(ctx, query, c.key.RepositoryID, c.key.Number, c.version, data, c.ownerID, c.snapshotVersion).
-		Scan(&version)
+			AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)`
+	tag, err := s.pool.Exec(ctx, query, c.key.RepositoryID, c.key.Number, c.version, data, c.ownerID, c.snapshotVersion)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return "", fmt.Errorf("pgstore: %s: the database no longer holds what the kept snapshot shows: %w", what, issuefields.ErrVersionConflict)
 	case err != nil:
 		return "", wrap(what, err)
+	case tag.RowsAffected() == 0:
+		return "", fmt.Errorf("pgstore: %s: the database no longer holds what the kept snapshot shows: %w", what, issuefields.ErrVersionConflict)
 	}
+	version := c.version + 1
 	s.recent.put(c.key, version, clone.Values(values))
 	return formatVersion(version), nil
 }
