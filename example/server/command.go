@@ -215,9 +215,8 @@ func (c Command) newHandler(opts options, d *dataset, notifier issuefields.Notif
 func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, func()) {
 	log := newAsyncLog(w)
 	opts := &slog.HandlerOptions{Level: level}
-	var inner slog.Handler = slog.NewTextHandler(&log.out, opts)
 	if format == logJSON {
-		inner = slog.NewJSONHandler(&log.out, opts)
+		return slog.New(asyncHandler{log: log, inner: slog.NewJSONHandler(&log.out, opts)}), log.Close
 	}
-	return slog.New(asyncHandler{log: log, inner: inner}), log.Close
+	return slog.New(asyncHandler{log: log, inner: slog.NewTextHandler(&log.out, opts), plainText: true}), log.Close
 }

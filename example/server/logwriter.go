@@ -47,10 +47,13 @@ type asyncLog struct {
 	done chan struct{} // closed when the goroutine has ended
 }
 
-// queuedRecord is a record and the handler that formats it.
+// queuedRecord is a record and the handler that formats it. plainText says
+// that the handler is a slog.TextHandler with no options but a level, no
+// attributes and no group, whose lines appendTextRecord writes too.
 type queuedRecord struct {
-	h slog.Handler
-	r slog.Record
+	h         slog.Handler
+	r         slog.Record
+	plainText bool
 }
 
 // newAsyncLog returns an asyncLog to dst, with its goroutine started. Close
@@ -71,7 +74,7 @@ func newAsyncLog(dst io.Writer) *asyncLog {
 // the same reason it keeps the record itself rather than a Record.Clone:
 // the log only reads it, and a record's attributes cannot be changed, only
 // added to, which a clone guards against only for a holder that adds.
-func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record) error {
+func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record, plainText bool) error {
 	l.mu.Lock()
 	for !l.closed && len(l.queue) >= logMaxRecords {
 		l.signal()
@@ -86,7 +89,7 @@ func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record) error {
 	}
 	l.queue = l.queue[:len(l.queue)+1]
 	q := &l.queue[len(l.queue)-1]
-	q.h, q.r = h, *r
+	q.h, q.r, q.plainText = h, *r, plainText
 	if len(l.queue) >= logFlushRecords {
 		l.signal()
 	}
@@ -123,13 +126,26 @@ func (l *asyncLog) formatQueue() {
 	l.queue, l.spare = l.spare[:0], nil
 	l.drained.Broadcast()
 	l.mu.Unlock()
-	for i, q := range queue {
-		_ = q.h.Handle(context.Background(), q.r)
-		queue[i] = queuedRecord{} // let the record's values go
+	for i := range queue {
+		q := &queue[i]
+		if !q.plainText || !l.appendText(&q.r) {
+			_ = q.h.Handle(context.Background(), q.r)
+		}
+		*q = queuedRecord{} // let the record's values go
 	}
 	l.mu.Lock()
 	l.spare = queue[:0]
 	l.mu.Unlock()
+}
+
+// appendText appends *r to out as its plain text handler would, when
+// appendTextRecord can, and reports whether it did. l.outMu is held.
+func (l *asyncLog) appendText(r *slog.Record) bool {
+	b, ok := appendTextRecord(l.out.AvailableBuffer(), r)
+	if ok {
+		l.out.Write(b)
+	}
+	return ok
 }
 
 // writeOut writes out to dst. l.outMu is held.
@@ -181,10 +197,14 @@ func (l *asyncLog) Close() {
 
 // asyncHandler is a slog.Handler that formats records with inner, whose
 // output is the log's out, from the log's goroutine for records below Warn
-// and at once for the others.
+// and at once for the others. plainText says that inner is a
+// slog.TextHandler with no options but a level, no attributes and no group:
+// the log's goroutine then writes what inner would with appendTextRecord,
+// which is faster, when the record allows.
 type asyncHandler struct {
-	log   *asyncLog
-	inner slog.Handler
+	log       *asyncLog
+	inner     slog.Handler
+	plainText bool
 }
 
 func (h asyncHandler) Enabled(ctx context.Context, level slog.Level) bool {
@@ -195,13 +215,13 @@ func (h asyncHandler) Handle(_ context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn {
 		return h.log.writeNow(h.inner, &r)
 	}
-	return h.log.enqueue(h.inner, &r)
+	return h.log.enqueue(h.inner, &r, h.plainText)
 }
 
 func (h asyncHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return asyncHandler{h.log, h.inner.WithAttrs(attrs)}
+	return asyncHandler{log: h.log, inner: h.inner.WithAttrs(attrs)}
 }
 
 func (h asyncHandler) WithGroup(name string) slog.Handler {
-	return asyncHandler{h.log, h.inner.WithGroup(name)}
+	return asyncHandler{log: h.log, inner: h.inner.WithGroup(name)}
 }

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // requestLine matches a line of TestLogLosesNoLine's goroutines.
@@ -61,5 +63,40 @@ func TestLogLosesNoLine(t *testing.T) {
 	}
 	if !strings.HasSuffix(out.String(), "msg=last\n") {
 		t.Error("the line logged last before the close is not written")
+	}
+}
+
+// TestTextLogMatchesSlog checks that the text log writes what a
+// slog.TextHandler writes, line for line, for records that it formats
+// itself and for those it leaves to slog: groups, values of any type,
+// loggers with attributes or a group of their own, warnings.
+func TestTextLogMatchesSlog(t *testing.T) {
+	out := new(lockedBuffer)
+	logger, closeLog := newLogger(logText, slog.LevelDebug, out)
+	var want strings.Builder
+	reference := slog.New(slog.NewTextHandler(&want, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	for _, l := range []struct{ ours, slogs *slog.Logger }{
+		{logger, reference},
+		{logger.With("component", "webhook"), reference.With("component", "webhook")},
+		{logger.WithGroup("g"), reference.WithGroup("g")},
+	} {
+		for _, log := range []func(*slog.Logger){
+			func(l *slog.Logger) {
+				l.Info("request", "request_id", "ID-1", "method", "GET", "route", "/repos/{owner}", "status", 200, "duration", 83925*time.Nanosecond, "login", "")
+			},
+			func(l *slog.Logger) { l.Debug("event", slog.Group("field_5", "before", 5, "after", 6)) },
+			func(l *slog.Logger) { l.Info("two words", "error", context.Canceled, "at", time.Unix(0, 0)) },
+			func(l *slog.Logger) { l.Warn("failure", "cause", "a b") },
+		} {
+			log(l.ours)
+			log(l.slogs)
+		}
+	}
+	closeLog()
+	// The lines' times differ by when each was logged; the rest must not.
+	times := regexp.MustCompile(`(?m)^time=\S+ `)
+	got, wantLines := times.ReplaceAllString(out.String(), ""), times.ReplaceAllString(want.String(), "")
+	if got != wantLines {
+		t.Errorf("the text log wrote\n%s\nslog.TextHandler writes\n%s", got, wantLines)
 	}
 }
