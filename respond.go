@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -116,10 +115,7 @@ func (ids *requestIDs) next() string {
 	return string(strconv.AppendUint(id, ids.count.Add(1), 16))
 }
 
-// logRequest writes the request's log line: the request id, the method, the
-// path of the ServeMux pattern that the request matched (without its method,
-// which the line has already, and without the space that a log would have
-// to quote), the status, the duration and the login. It makes the record itself,
+// logRequest writes the request's log line. It makes the record itself,
 // without the caller's program counter (which Logger.LogAttrs would look up
 // on every request, for a source position that would always be this
 // function), and reads the clock once for the record's time and the
@@ -130,21 +126,12 @@ func (h *Handler) logRequest(rec *recorder, r *http.Request) {
 	record.AddAttrs(
 		slog.String("request_id", rec.id),
 		slog.String("method", r.Method),
-		slog.String("route", patternPath(r.Pattern)),
+		slog.String("route", r.Pattern),
 		slog.Int("status", rec.status),
 		slog.Duration("duration", now.Sub(rec.start)),
 		slog.String("login", rec.login),
 	)
 	_ = h.log.Handler().Handle(r.Context(), record)
-}
-
-// patternPath returns the path of a ServeMux pattern, such as
-// "/repos/{owner}" of "GET /repos/{owner}".
-func patternPath(pattern string) string {
-	if i := strings.IndexByte(pattern, ' '); i >= 0 {
-		return pattern[i+1:]
-	}
-	return pattern
 }
 
 // writeJSON answers with status and v as JSON, followed by a newline as

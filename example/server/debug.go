@@ -67,8 +67,8 @@ func (m *metrics) countRequests(logger *slog.Logger) *slog.Logger {
 }
 
 // requestCounter is a slog.Handler that counts the records of the
-// handler's request log line ("request", at level Info) by their method,
-// route and status, and passes on the records its Handler is enabled for.
+// handler's request log line ("request", at level Info) by their route and
+// status, and passes on the records its Handler is enabled for.
 type requestCounter struct {
 	slog.Handler
 	requests *expvar.Map
@@ -83,11 +83,9 @@ func (c requestCounter) Enabled(ctx context.Context, level slog.Level) bool {
 // for its level.
 func (c requestCounter) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level == slog.LevelInfo && r.Message == "request" {
-		var method, route, status string
+		var route, status string
 		r.Attrs(func(a slog.Attr) bool {
 			switch a.Key {
-			case "method":
-				method = a.Value.String()
 			case "route":
 				route = a.Value.String()
 			case "status":
@@ -95,7 +93,7 @@ func (c requestCounter) Handle(ctx context.Context, r slog.Record) error {
 			}
 			return true
 		})
-		c.requests.Add(method+" "+route+" "+status, 1)
+		c.requests.Add(route+" "+status, 1)
 	}
 	if !c.Handler.Enabled(ctx, r.Level) {
 		return nil
