@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
-	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -15,13 +14,8 @@ import (
 // connections that send nothing or only part of their headers neither keep a
 // normal request from its answer nor take the process past 200 MB: the
 // server holds at most -max-conns of them, closing the one that waited
-// longest for each new one. The process collects garbage as the example's
-// Main sets it (tuneGC), which lets the heap grow further between
-// collections than Go's default.
+// longest for each new one.
 func TestManyIdleConnections(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	tuneGC(func(string) string { return "" })
 	s := startServer(t)
 	u, err := url.Parse(s.base)
 	if err != nil {

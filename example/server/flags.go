@@ -23,7 +23,7 @@ type options struct {
 	// writes per principal; 0 turns one off.
 	writeLimit, writeLimitHourly int
 	// webhookURL receives every event, signed with webhookSecret; without
-	// it, events are logged.
+	// it, events are logged at debug level.
 	webhookURL, webhookSecret string
 	// dataFile is the name of the data file to serve; "" serves the
 	// built-in demo data.
@@ -77,7 +77,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
 	fs.IntVar(&opts.writeLimit, "write-limit", issuefields.DefaultWritesPerMinute, "most writes a minute per token; 0 turns the limit off")
 	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", issuefields.DefaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
-	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` that gets an issues webhook delivery per changed field, as GitHub sends them, signed with -webhook-secret; without it, events are logged")
+	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` that gets an issues webhook delivery per changed field, as GitHub sends them, signed with -webhook-secret; without it, events are logged at -log-level debug")
 	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256; X-Hub-Signature-256 with -vendor GitHub)")
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")

@@ -9,10 +9,10 @@ import (
 )
 
 // appendTextRecord appends r to b as slog.TextHandler writes it, byte for
-// byte, when r holds only attributes of the kinds that the request and
-// event lines use (strings, integers, booleans, floats, durations) and the
-// handler has no options but a level, no attributes of its own and no
-// group. It returns ok false, and b as it was, for any other record, which
+// byte, when r holds only attributes of plain kinds (strings, integers,
+// booleans, floats, durations), as the request lines do, and the handler
+// has no options but a level, no attributes of its own and no group. It
+// returns ok false, and b as it was, for any other record, which
 // the caller gives to a slog.TextHandler. The log formats its lines of
 // requests with it because slog's handler, general as it is, took about
 // a tenth of a list's CPU to format the line; TestTextRecord and
