@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/pgstore"
@@ -142,4 +143,68 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSwapIfCurrentSeesANameChangedDuringATransfer checks a change of a name
+// made by hand while a transfer of its repository, also by hand, is not yet
+// committed: the name's trigger must bump the owner that the transfer
+// commits, not the one it read before the transfer's row lock let it go. A
+// snapshot taken between the two commits shows the new owner, and a write
+// from it must fail once the name is gone.
+func TestSwapIfCurrentSeesANameChangedDuringATransfer(t *testing.T) {
+	ctx := context.Background()
+	cfg, other := newBoundedStore(t, 2, 2)
+	must(t, other.AddOrganization("new-owner"))
+	pool := newPool(t, cfg.Copy())
+
+	transfer, err := pool.Begin(ctx)
+	must(t, err)
+	defer transfer.Rollback(ctx)
+	_, err = transfer.Exec(ctx, `UPDATE repositories SET owner_id = (SELECT id FROM accounts WHERE login_key = 'new-owner') WHERE id = 1`)
+	must(t, err)
+
+	rename, err := pool.Begin(ctx)
+	must(t, err)
+	defer rename.Rollback(ctx)
+	deleted := make(chan error, 1)
+	go func() {
+		_, err := rename.Exec(ctx, `DELETE FROM repository_names WHERE owner_key = 'octo-org' AND name_key = 'hello-world'`)
+		deleted <- err
+	}()
+	waitForLockWait(t, pool)
+	must(t, transfer.Commit(ctx))
+	must(t, <-deleted)
+
+	s := openStore(t, cfg)
+	if _, err := s.Snapshot(ctx, "octo-org", "hello-world", 1); err != nil {
+		t.Fatalf("Snapshot after the transfer, before the name is removed: %v", err)
+	}
+	_, check, ok := s.KeptSnapshot("octo-org", "hello-world", 1)
+	if !ok {
+		t.Fatal("the store keeps no snapshot of the issue it read")
+	}
+	must(t, rename.Commit(ctx))
+
+	if _, err := s.SwapIfCurrent(ctx, check, []issuefields.Value{{FieldID: 1, Text: "mine"}}); !errors.Is(err, issuefields.ErrVersionConflict) {
+		t.Errorf("SwapIfCurrent once the name is gone = %v, want ErrVersionConflict", err)
+	}
+	if _, err := other.Snapshot(ctx, "octo-org", "hello-world", 1); !errors.Is(err, issuefields.ErrNotFound) {
+		t.Errorf("Snapshot of the removed name = %v, want ErrNotFound", err)
+	}
+}
+
+// waitForLockWait waits until a statement of the database waits for a lock,
+// for at most 10 seconds.
+func waitForLockWait(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var waiting int
+		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
+		must(t, err)
+		if waiting > 0 {
+			return
+		}
+	}
+	t.Fatal("no statement waited for a lock within 10 s")
 }

@@ -48,9 +48,14 @@ CREATE TRIGGER repository_snapshot_version AFTER INSERT OR UPDATE OR DELETE ON r
     FOR EACH ROW EXECUTE FUNCTION bump_repository_owners();
 
 -- An owner/name added, pointed at another repository (a name taken over) or
--- removed bumps the owners of the repositories it named and names.
+-- removed bumps the owners of the repositories it named and names. The
+-- repositories' rows are locked first: a change of their owner that is not
+-- yet committed is waited for, and the owners are then read as it left
+-- them, so that the owner a snapshot can show from then on is the one
+-- bumped.
 CREATE FUNCTION bump_named_repository_owners() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    PERFORM FROM repositories WHERE id IN (OLD.repository_id, NEW.repository_id) ORDER BY id FOR SHARE;
     PERFORM bump_snapshot_versions(ARRAY(
         SELECT owner_id FROM repositories WHERE id IN (OLD.repository_id, NEW.repository_id)));
     RETURN NULL;
