@@ -32,8 +32,9 @@
 // ([Store.SwapIfCurrent]). Triggers give the owner a new snapshot version in
 // the transaction of every change to what such a snapshot shows (the
 // repository that owner/name names, its owner, name and privacy, the
-// owner's login, kind and fields), made through a Store or by hand in SQL,
-// so the check is one lookup of the owner's row by its primary key. When
+// owner's login, kind and fields), made through a Store or by hand in SQL
+// (but for a TRUNCATE of fields or field_options, which no row trigger
+// sees), so the check is one lookup of the owner's row by its primary key. When
 // the check fails, the write is decided again from a snapshot of the
 // database, and adds one UPDATE that checks the version the request read
 // ([Store.CompareAndSwap]). When another write got there first,
