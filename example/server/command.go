@@ -27,10 +27,10 @@ import (
 var demoData []byte
 
 // The server's own bounds. readHeaderTimeout bounds reading a request's
-// headers, so that a client cannot hold a connection by sending them slowly.
-// The flags -read-timeout (a whole request, body included), -write-timeout,
-// -idle-timeout (a kept-alive connection that sends nothing) and -max-conns
-// set the others. shutdownTimeout bounds how long a graceful stop waits for
+// headers, so that a client cannot hold a connection by sending them slowly;
+// a shorter -read-timeout bounds them too. The flags -read-timeout (a whole
+// request, body included), -write-timeout, -idle-timeout (a kept-alive
+// connection that sends nothing) and -max-conns set the others. shutdownTimeout bounds how long a graceful stop waits for
 // requests in flight and then for queued webhook deliveries.
 const (
 	readHeaderTimeout = 10 * time.Second
@@ -129,22 +129,19 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
-	conns := limitConns(ln, opts.maxConns)
+	conns := limitConns(ln, opts.maxConns, opts.connTimeouts())
 	srv := &http.Server{
-		Handler:           conns.Track(routes(h, opts.prefix, d.store, logger)),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       opts.readTimeout,
-		WriteTimeout:      opts.writeTimeout,
-		IdleTimeout:       opts.idleTimeout,
-		ConnContext:       conns.ConnContext,
-		ConnState:         conns.ConnState,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelError),
+		Handler:      conns.BoundBodies(routes(h, opts.prefix, d.store, logger)),
+		WriteTimeout: opts.writeTimeout,
+		ConnContext:  conns.ConnContext,
+		ConnState:    conns.ConnState,
+		ErrorLog:     slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	}
 	var debugURL string
 	if m != nil {
-		url, closeDebug, err := serveDebug(opts.debugAddr, m, srv.IdleTimeout, srv.ErrorLog)
+		url, closeDebug, err := serveDebug(opts.debugAddr, m, opts.idleTimeout, srv.ErrorLog)
 		if err != nil {
-			ln.Close()
+			conns.Close()
 			return err
 		}
 		defer closeDebug()

@@ -61,6 +61,17 @@ func (opts options) writeLimits() issuefields.WriteLimits {
 	return issuefields.WriteLimits{PerMinute: off(opts.writeLimit), PerHour: off(opts.writeLimitHourly)}
 }
 
+// connTimeouts returns the bounds on clients' time for opts: a request's
+// headers get readHeaderTimeout, or the bound on a whole request when that is
+// shorter.
+func (opts options) connTimeouts() connTimeouts {
+	header := readHeaderTimeout
+	if opts.readTimeout > 0 {
+		header = min(header, opts.readTimeout)
+	}
+	return connTimeouts{header: header, request: opts.readTimeout, idle: opts.idleTimeout}
+}
+
 // parseFlags parses and checks the command line args, with the flags of c
 // besides the server's own. For -h it writes the help to stdout and returns
 // flag.ErrHelp.
