@@ -74,22 +74,65 @@ func appendRFC3339Millis(b []byte, t time.Time) []byte {
 	return append(b[:n+prefixLen], b[n+prefixLen+1:]...)
 }
 
-// appendTextString appends s, quoted with strconv.Quote when
+// appendTextString appends s, quoted as strconv.Quote quotes it when
 // slog.TextHandler would quote it: when it is empty, or has a space, an
 // equals sign, a double quote, a control character below the space, a
 // character that is not valid UTF-8, or one beyond ASCII that Unicode calls
 // space or not printable.
 func appendTextString(b []byte, s string) []byte {
-	if textNeedsQuoting(s) {
+	quote, printableASCII := textQuoting(s)
+	switch {
+	case !quote:
+		return append(b, s...)
+	case printableASCII:
+		// Every request line quotes its route ("GET /repos/..."), which
+		// strconv.AppendQuote would look up rune by rune.
+		return appendQuotedASCII(b, s)
+	default:
 		return strconv.AppendQuote(b, s)
 	}
-	return append(b, s...)
 }
 
-func textNeedsQuoting(s string) bool {
-	if s == "" {
-		return true
+// textQuoting reports whether slog.TextHandler quotes s, and whether s is
+// printable ASCII only (space to tilde).
+func textQuoting(s string) (quote, printableASCII bool) {
+	var class uint8
+	for i := 0; i < len(s); i++ {
+		class |= textByteClasses[s[i]]
 	}
+	if class&beyondASCII != 0 {
+		return textQuotingUnicode(s), false
+	}
+	return s == "" || class&quotedByte != 0, class&notPrintableASCII == 0
+}
+
+// Classes of the bytes of a string, for textQuoting.
+const (
+	quotedByte        = 1 << iota // slog quotes a string that has it
+	notPrintableASCII             // a control character or a byte beyond ASCII
+	beyondASCII                   // part of a character beyond ASCII
+)
+
+// textByteClasses gives each byte its classes.
+var textByteClasses = func() (classes [256]uint8) {
+	for c := range classes {
+		switch {
+		case c >= utf8.RuneSelf:
+			classes[c] = beyondASCII | notPrintableASCII
+		case c < ' ':
+			classes[c] = quotedByte | notPrintableASCII
+		case c == 0x7f:
+			classes[c] = notPrintableASCII
+		case c == ' ' || c == '=' || c == '"':
+			classes[c] = quotedByte
+		}
+	}
+	return classes
+}()
+
+// textQuotingUnicode reports whether slog.TextHandler quotes s, which has
+// characters beyond ASCII.
+func textQuotingUnicode(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -106,4 +149,18 @@ func textNeedsQuoting(s string) bool {
 		i += size
 	}
 	return false
+}
+
+// appendQuotedASCII appends s, which is printable ASCII, quoted as
+// strconv.Quote quotes it: between double quotes, with a backslash before
+// each double quote and backslash.
+func appendQuotedASCII(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
 }

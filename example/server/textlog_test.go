@@ -49,7 +49,7 @@ func TestTextRecord(t *testing.T) {
 		ok   bool
 	}{
 		{"request line", record(at, slog.LevelInfo, "request", slog.String("request_id", "SPNFE4EUTK-1"), slog.String("method", "GET"),
-			slog.String("route", "/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values"), slog.Int("status", 200),
+			slog.String("route", "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values"), slog.Int("status", 200),
 			slog.Duration("duration", 83925*time.Nanosecond), slog.String("login", "octocat")), true},
 		{"empty login and message", record(at, slog.LevelInfo, "", slog.String("login", "")), true},
 		{"zero time", record(time.Time{}, slog.LevelInfo, "request"), true},
@@ -58,7 +58,7 @@ func TestTextRecord(t *testing.T) {
 		{"debug and error", record(at, slog.LevelDebug-1, "m", slog.Bool("b", true), slog.Uint64("u", math.MaxUint64)), true},
 		{"floats", record(at, slog.LevelError, "m", slog.Float64("f", 2.5), slog.Float64("big", 1e21), slog.Float64("nan", math.NaN()),
 			slog.Float64("inf", math.Inf(-1))), true},
-		{"strings slog quotes", record(at, slog.LevelInfo, "two words", slog.String("eq", "a=b"), slog.String("quote", `say "hi"`),
+		{"strings slog quotes", record(at, slog.LevelInfo, "two words", slog.String("eq", "a=b"), slog.String("quote", `say "hi"`), slog.String("backslash and space", `a\ b`),
 			slog.String("tab", "a\tb"), slog.String("newline", "a\nb"), slog.String("nbsp", "a\u00a0b"),
 			slog.String("em space", "a\u2003b"), slog.String("invalid", "a\xffb"), slog.String("zero width", "a\u200bb")), true},
 		{"strings slog leaves as they are", record(at, slog.LevelInfo, "m", slog.String("backslash", `a\b`), slog.String("del", "a\x7fb"), slog.String("micro", "83.9µs"),
