@@ -118,17 +118,17 @@ func (ids *requestIDs) next() string {
 // logRequest writes the request's log line. It makes the record itself,
 // without the caller's program counter (which Logger.LogAttrs would look up
 // on every request, for a source position that would always be this
-// function), and reads the clock once for the record's time and the
-// duration.
+// function), and reads only the monotonic clock, for the duration: the
+// record's time is the request's start plus the duration.
 func (h *Handler) logRequest(rec *recorder, r *http.Request) {
-	now := time.Now()
-	record := slog.NewRecord(now, slog.LevelInfo, "request", 0)
+	duration := time.Since(rec.start)
+	record := slog.NewRecord(rec.start.Add(duration), slog.LevelInfo, "request", 0)
 	record.AddAttrs(
 		slog.String("request_id", rec.id),
 		slog.String("method", r.Method),
 		slog.String("route", r.Pattern),
 		slog.Int("status", rec.status),
-		slog.Duration("duration", now.Sub(rec.start)),
+		slog.Duration("duration", duration),
 		slog.String("login", rec.login),
 	)
 	_ = h.log.Handler().Handle(r.Context(), record)
