@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -205,4 +206,25 @@ func TestDirectRoutesAnswerAsTheMux(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzMuxKeepsPath holds muxKeepsPath to its definition: p is rooted and
+// path.Clean leaves it as it is, but for a trailing slash.
+func FuzzMuxKeepsPath(f *testing.F) {
+	for _, p := range []string{"/", "", "a", "/a/", "//", "/a//b", "/.", "/..", "/a/./b", "/a/../b", "/.a", "/..a/", "/a/.", "/a/..", "/a/b/"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		want := false
+		if strings.HasPrefix(p, "/") {
+			clean := path.Clean(p)
+			if strings.HasSuffix(p, "/") && clean != "/" {
+				clean += "/"
+			}
+			want = clean == p
+		}
+		if got := muxKeepsPath(p); got != want {
+			t.Errorf("muxKeepsPath(%q) = %v, want %v", p, got, want)
+		}
+	})
 }
