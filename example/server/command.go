@@ -131,7 +131,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	conns := limitConns(ln, opts.maxConns, opts.connTimeouts())
 	srv := &http.Server{
-		Handler:      conns.BoundBodies(routes(h, opts.prefix, d.store, logger)),
+		Handler:      conns.Guard(routes(h, opts.prefix, d.store, logger)),
 		WriteTimeout: opts.writeTimeout,
 		ConnContext:  conns.ConnContext,
 		ConnState:    conns.ConnState,

@@ -26,11 +26,22 @@ import (
 // looks at the waiting connections every tick and closes those past their
 // bound, and a request with a body gets one read deadline, which net/http
 // clears once the body is read. The bounds hold to within a tick: a tenth of
-// the shortest bound, at most a second.
+// the shortest bound, at most a second (a goroutine that the process's load
+// delays can close a waiting connection up to that delay early). A request
+// whose first bytes came with the previous request (HTTP/1 pipelining) is in
+// net/http's buffer, out of connLimit's sight: its connection is bounded as an
+// idle one.
+//
+// A connection is closed only when connLimit wins it from the request that may
+// come on it at the same moment: a request that comes on a connection chosen
+// for closing is refused before it is served, so that no request is served
+// whose answer cannot be sent.
 //
 // Its Accept wraps a listener; the server's ConnContext, ConnState and
 // handler must be those connLimit gives, so that it knows what each
-// connection is doing. Close stops its goroutine.
+// connection is doing. It assumes plain HTTP/1 connections, as the example
+// serves: with TLS or unencrypted HTTP/2, net/http would hide their state from
+// it. Close stops its goroutine.
 type connLimit struct {
 	net.Listener
 	max      int
@@ -75,12 +86,21 @@ type trackedConn struct {
 	net.Conn
 	limit *connLimit
 	// waitTurn is the turn at which the connection began to wait for a
-	// request, or 0 while a request is being served on it.
+	// request, 0 while a request is being served on it, or closing.
 	waitTurn atomic.Uint64
 	// waitSince is when the connection began to wait, and requestSince when
 	// the first bytes of the request being read or served came, or 0 before
 	// they came; both on connLimit's clock.
 	waitSince, requestSince atomic.Int64
+}
+
+// closing is the waitTurn of a connection that connLimit chose to close.
+const closing = ^uint64(0)
+
+// claim takes c, which waited from turn, for closing, unless a request began
+// to be served on it since: the request and the close race on one word.
+func (c *trackedConn) claim(turn uint64) bool {
+	return turn != 0 && turn != closing && c.waitTurn.CompareAndSwap(turn, closing)
 }
 
 // limitConns returns ln bounded to max open connections and to timeouts, with
@@ -121,13 +141,12 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		var evicted *trackedConn
 		if len(l.conns) >= l.max {
-			evicted = l.longestWaitingLocked()
+			evicted = l.claimLongestWaitingLocked()
 			if evicted == nil {
 				l.mu.Unlock()
 				nc.Close()
 				continue
 			}
-			delete(l.conns, evicted)
 		}
 		l.conns[c] = struct{}{}
 		l.mu.Unlock()
@@ -148,18 +167,27 @@ func (l *connLimit) Close() error {
 	return l.Listener.Close()
 }
 
-// longestWaitingLocked returns the connection that has waited longest for a
-// request, or nil if a request is being served on every connection. l.mu is
-// held.
-func (l *connLimit) longestWaitingLocked() *trackedConn {
-	var oldest *trackedConn
-	var turn uint64
-	for c := range l.conns {
-		if t := c.waitTurn.Load(); t != 0 && (oldest == nil || t < turn) {
-			oldest, turn = c, t
+// claimLongestWaitingLocked claims and forgets the connection that has
+// waited longest for a request, and returns it; it returns nil if a request is
+// being served on every connection. l.mu is held.
+func (l *connLimit) claimLongestWaitingLocked() *trackedConn {
+	for {
+		var oldest *trackedConn
+		var turn uint64
+		for c := range l.conns {
+			if t := c.waitTurn.Load(); t != 0 && t != closing && (oldest == nil || t < turn) {
+				oldest, turn = c, t
+			}
 		}
+		if oldest == nil {
+			return nil
+		}
+		if oldest.claim(turn) {
+			delete(l.conns, oldest)
+			return oldest
+		}
+		// A request began to be served on it meanwhile: look again.
 	}
-	return oldest
 }
 
 // watch closes, every tick, the connections past their bound, until Close.
@@ -181,24 +209,27 @@ func (l *connLimit) watch() {
 	}
 }
 
-// takeExpired forgets and returns the connections that, at now, have waited
-// past their bound: for the rest of a request's headers, or idle for the next
-// request. A connection whose request is being served is bounded by its read
-// deadline instead, if it has a body to read.
+// takeExpired claims, forgets and returns the connections that, at now, have
+// waited past their bound: for the rest of a request's headers, or idle for
+// the next request. A connection whose request is being served is bounded by
+// its read deadline instead, if it has a body to read.
 func (l *connLimit) takeExpired(now int64) []*trackedConn {
 	header, idle := int64(l.timeouts.header), int64(l.timeouts.idle)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var expired []*trackedConn
 	for c := range l.conns {
-		if c.waitTurn.Load() == 0 {
+		turn := c.waitTurn.Load()
+		if turn == 0 || turn == closing {
 			continue
 		}
+		var late bool
 		if since := c.requestSince.Load(); since != 0 {
-			if header > 0 && now-since > header {
-				expired = append(expired, c)
-			}
-		} else if idle > 0 && now-c.waitSince.Load() > idle {
+			late = header > 0 && now-since > header
+		} else {
+			late = idle > 0 && now-c.waitSince.Load() > idle
+		}
+		if late && c.claim(turn) {
 			expired = append(expired, c)
 		}
 	}
@@ -230,7 +261,12 @@ func (l *connLimit) ConnState(nc net.Conn, state http.ConnState) {
 	}
 	switch state {
 	case http.StateActive:
-		c.waitTurn.Store(0)
+		for {
+			turn := c.waitTurn.Load()
+			if turn == closing || c.waitTurn.CompareAndSwap(turn, 0) {
+				break // a request on a connection being closed is refused by Guard
+			}
+		}
 		if c.requestSince.Load() == 0 {
 			// The whole request was read with the previous one.
 			c.requestSince.Store(l.clock.Load())
@@ -246,17 +282,20 @@ func (l *connLimit) ConnState(nc net.Conn, state http.ConnState) {
 	}
 }
 
-// BoundBodies returns h, giving each request with a body a read deadline at
-// the bound on a whole request, so that a client cannot hold its request by
-// sending the body slowly. net/http clears the deadline once the body is
-// read.
-func (l *connLimit) BoundBodies(h http.Handler) http.Handler {
-	if l.timeouts.request <= 0 {
-		return h
-	}
+// Guard returns h, with two bounds on the requests that reach it. A request
+// that came on a connection chosen for closing (the request and the close
+// crossed) is refused before h sees it: net/http closes the connection
+// without an answer, as if the close had come first. A request with a body
+// gets a read deadline at the bound on a whole request, so that a client
+// cannot hold its request by sending the body slowly; net/http clears the
+// deadline once the body is read.
+func (l *connLimit) Guard(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength != 0 {
-			if c, ok := r.Context().Value(connKey{}).(*trackedConn); ok {
+		if c, ok := r.Context().Value(connKey{}).(*trackedConn); ok {
+			if c.waitTurn.Load() == closing {
+				panic(http.ErrAbortHandler)
+			}
+			if l.timeouts.request > 0 && r.ContentLength != 0 {
 				deadline := time.Unix(0, c.requestSince.Load()).Add(l.timeouts.request)
 				_ = http.NewResponseController(w).SetReadDeadline(deadline)
 			}

@@ -1,9 +1,12 @@
 package server
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"testing"
@@ -59,4 +62,93 @@ func TestManyIdleConnections(t *testing.T) {
 	if inUse := m.HeapInuse + m.StackInuse; inUse > 200<<20 {
 		t.Errorf("the process uses %d MB of heap and stacks with 5,000 idle connections, want at most 200 MB", inUse>>20)
 	}
+}
+
+// TestCloseAndRequestCross checks that when connLimit chooses a waiting
+// connection for closing at the moment a request comes on it, exactly one of
+// the two goes ahead: the request is refused before the handler sees it if
+// the close came first, and the connection is left open if the request did.
+func TestCloseAndRequestCross(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := limitConns(ln, 10, connTimeouts{idle: time.Minute})
+	defer l.Close()
+	// waitingConn returns a new connection that has served a request and
+	// waits for the next.
+	waitingConn := func() *trackedConn {
+		client, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { client.Close() })
+		nc, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := nc.(*trackedConn)
+		l.ConnState(c, http.StateActive)
+		l.ConnState(c, http.StateIdle)
+		return c
+	}
+	// serve passes a request on c through Guard, and reports whether the
+	// handler saw it and whether Guard aborted it.
+	serve := func(c *trackedConn) (served, aborted bool) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p != http.ErrAbortHandler {
+					panic(p)
+				}
+				aborted = true
+			}
+		}()
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r = r.WithContext(l.ConnContext(r.Context(), c))
+		l.Guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served = true })).ServeHTTP(httptest.NewRecorder(), r)
+		return served, aborted
+	}
+	later := time.Now().Add(time.Hour).UnixNano()
+
+	c := waitingConn()
+	if expired := l.takeExpired(later); len(expired) != 1 || expired[0] != c {
+		t.Fatalf("an hour on, the idle connection is not taken for closing: %v", expired)
+	}
+	l.ConnState(c, http.StateActive)
+	if served, aborted := serve(c); served || !aborted {
+		t.Errorf("a request on a connection taken for closing: served %v, aborted %v; want it aborted unseen", served, aborted)
+	}
+
+	c = waitingConn()
+	l.ConnState(c, http.StateActive)
+	if expired := l.takeExpired(later); len(expired) != 0 {
+		t.Errorf("a connection whose request is being served is taken for closing")
+	}
+	if served, aborted := serve(c); !served || aborted {
+		t.Errorf("a request that came before the close: served %v, aborted %v; want it served", served, aborted)
+	}
+}
+
+// TestPipelinedPartialRequestIsBounded checks that a request whose first
+// bytes came with the previous one, and whose headers never end, has its
+// connection closed at the idle bound.
+func TestPipelinedPartialRequestIsBounded(t *testing.T) {
+	s := startServer(t, "-idle-timeout", "200ms")
+	conn, u := dialServer(t, s)
+	path := u.Path + "repos/octo-org/hello-world/issues/1/issue-field-values"
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer demo-reader-token\r\n\r\nGET %s HTTP/1.1\r\nHo", path, u.Host, path)
+	r := bufio.NewReader(conn)
+	if err := conn.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the first request: status %d, body read: %v; want 200", resp.StatusCode, err)
+	}
+	wantClosed(t, conn, r, "a pipelined request whose headers never end")
 }
