@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -127,28 +125,4 @@ func TestCloseAndRequestCross(t *testing.T) {
 	if served, aborted := serve(c); !served || aborted {
 		t.Errorf("a request that came before the close: served %v, aborted %v; want it served", served, aborted)
 	}
-}
-
-// TestPipelinedPartialRequestIsBounded checks that a request whose first
-// bytes came with the previous one, and whose headers never end, has its
-// connection closed at the idle bound.
-func TestPipelinedPartialRequestIsBounded(t *testing.T) {
-	s := startServer(t, "-idle-timeout", "200ms")
-	conn, u := dialServer(t, s)
-	path := u.Path + "repos/octo-org/hello-world/issues/1/issue-field-values"
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer demo-reader-token\r\n\r\nGET %s HTTP/1.1\r\nHo", path, u.Host, path)
-	r := bufio.NewReader(conn)
-	if err := conn.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(r, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("the first request: status %d, body read: %v; want 200", resp.StatusCode, err)
-	}
-	wantClosed(t, conn, r, "a pipelined request whose headers never end")
 }

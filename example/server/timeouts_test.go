@@ -18,15 +18,7 @@ import (
 // waiting for the body for as long as the client keeps the connection open.
 func TestReadTimeout(t *testing.T) {
 	s := startServer(t, "-read-timeout", "200ms")
-	u, err := url.Parse(s.base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := net.Dial("tcp", u.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn, u := dialServer(t, s)
 	fmt.Fprintf(conn, "POST %srepos/octo-org/roadmap/issues/2/issue-field-values HTTP/1.1\r\nHost: %s\r\n"+
 		"Authorization: Bearer demo-writer-token\r\nContent-Length: 100\r\n\r\n{", u.Path, u.Host)
 	if err := conn.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
@@ -60,12 +52,28 @@ func dialServer(t *testing.T, s *running) (net.Conn, *url.URL) {
 	return conn, u
 }
 
-// sendList sends a list request on conn and reads its answer, which must be
-// 200, through r.
+// listPath is the path, below the API's base, of the list that the tests on
+// connections send.
+const listPath = "repos/octo-org/hello-world/issues/1/issue-field-values"
+
+// listRequest is a list request by the demo reader, as it goes on the wire.
+func listRequest(u *url.URL) string {
+	return fmt.Sprintf("GET %s%s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer demo-reader-token\r\n\r\n", u.Path, listPath, u.Host)
+}
+
+// sendList sends a list request on conn and reads its answer through r.
 func sendList(t *testing.T, conn net.Conn, r *bufio.Reader, u *url.URL) {
 	t.Helper()
-	fmt.Fprintf(conn, "GET %srepos/octo-org/hello-world/issues/1/issue-field-values HTTP/1.1\r\nHost: %s\r\n"+
-		"Authorization: Bearer demo-reader-token\r\n\r\n", u.Path, u.Host)
+	if _, err := io.WriteString(conn, listRequest(u)); err != nil {
+		t.Fatal(err)
+	}
+	readListAnswer(t, conn, r)
+}
+
+// readListAnswer reads the answer to a list request on conn through r, which
+// must be 200.
+func readListAnswer(t *testing.T, conn net.Conn, r *bufio.Reader) {
+	t.Helper()
 	if err := conn.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
@@ -103,14 +111,14 @@ func TestHeaderTimeout(t *testing.T) {
 	s := startServer(t, "-read-timeout", "200ms")
 	t.Run("new connection", func(t *testing.T) {
 		conn, u := dialServer(t, s)
-		fmt.Fprintf(conn, "GET %srepos/octo-org/hello-world/issues/1/issue-field-values HTTP/1.1\r\nHost: %s\r\n", u.Path, u.Host)
+		fmt.Fprintf(conn, "GET %s%s HTTP/1.1\r\nHost: %s\r\n", u.Path, listPath, u.Host)
 		wantClosed(t, conn, bufio.NewReader(conn), "half the headers on a new connection")
 	})
 	t.Run("kept-alive connection", func(t *testing.T) {
 		conn, u := dialServer(t, s)
 		r := bufio.NewReader(conn)
 		sendList(t, conn, r, u)
-		fmt.Fprintf(conn, "GET %srepos/octo-org/hello-world/issues/1/issue-field-values HTTP/1.1\r\n", u.Path)
+		fmt.Fprintf(conn, "GET %s%s HTTP/1.1\r\n", u.Path, listPath)
 		wantClosed(t, conn, r, "half the headers of a second request")
 	})
 }
@@ -135,4 +143,18 @@ func TestIdleTimeout(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 		sendList(t, conn, r, u)
 	})
+}
+
+// TestPipelinedPartialRequestIsBounded checks that a request whose first
+// bytes came with the previous one, and whose headers never end, has its
+// connection closed at the idle bound.
+func TestPipelinedPartialRequestIsBounded(t *testing.T) {
+	s := startServer(t, "-idle-timeout", "200ms")
+	conn, u := dialServer(t, s)
+	if _, err := io.WriteString(conn, listRequest(u)+"GET "+u.Path+listPath+" HTTP/1.1\r\nHo"); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(conn)
+	readListAnswer(t, conn, r)
+	wantClosed(t, conn, r, "a pipelined request whose headers never end")
 }
