@@ -65,8 +65,10 @@ type Config struct {
 	ListCacheBytes int
 
 	// Logger receives one line per request (request id, method, route,
-	// status, duration, caller's login) and the causes of 500 and 503
-	// answers. Tokens are never logged. The zero value means slog.Default().
+	// status, duration, caller's login; see RequestLine) and the causes of
+	// 500 and 503 answers. Tokens are never logged. The zero value means
+	// slog.Default(). A logger whose handler is a RequestLogHandler gets the
+	// request lines through it.
 	Logger *slog.Logger
 }
 
@@ -93,13 +95,15 @@ type Handler struct {
 	// fieldManager is store as a FieldManager, or nil.
 	fieldManager FieldManager
 	// snapshots and updater are the store's optional interfaces, or nil.
-	snapshots     Snapshotter
-	updater       Updater
-	kept          SnapshotKeeper
-	verifier      TokenVerifier
-	docURL        string
-	maxBodyBytes  int64
-	log           *slog.Logger
+	snapshots    Snapshotter
+	updater      Updater
+	kept         SnapshotKeeper
+	verifier     TokenVerifier
+	docURL       string
+	maxBodyBytes int64
+	log          *slog.Logger
+	// requestLog is log's handler as a RequestLogHandler, or nil.
+	requestLog    RequestLogHandler
 	notifier      Notifier
 	notifyTimeout time.Duration
 	inFlight      inFlightLimit
@@ -190,6 +194,7 @@ func New(cfg Config) (*Handler, error) {
 		fieldSums: newFieldSums(),
 		mux:       http.NewServeMux(),
 	}
+	h.requestLog, _ = cfg.Logger.Handler().(RequestLogHandler)
 	h.fieldManager, _ = cfg.Store.(FieldManager)
 	h.snapshots, _ = cfg.Store.(Snapshotter)
 	h.updater, _ = cfg.Store.(Updater)

@@ -115,25 +115,6 @@ func (ids *requestIDs) next() string {
 	return string(strconv.AppendUint(id, ids.count.Add(1), 16))
 }
 
-// logRequest writes the request's log line. It makes the record itself,
-// without the caller's program counter (which Logger.LogAttrs would look up
-// on every request, for a source position that would always be this
-// function), and reads only the monotonic clock, for the duration: the
-// record's time is the request's start plus the duration.
-func (h *Handler) logRequest(rec *recorder, r *http.Request) {
-	duration := time.Since(rec.start)
-	record := slog.NewRecord(rec.start.Add(duration), slog.LevelInfo, "request", 0)
-	record.AddAttrs(
-		slog.String("request_id", rec.id),
-		slog.String("method", r.Method),
-		slog.String("route", r.Pattern),
-		slog.Int("status", rec.status),
-		slog.Duration("duration", duration),
-		slog.String("login", rec.login),
-	)
-	_ = h.log.Handler().Handle(r.Context(), record)
-}
-
 // writeJSON answers with status and v as JSON, followed by a newline as
 // every JSON body the handler writes, so that a body printed by curl ends its
 // line. v is encoded before anything is sent, so a failure to encode is a

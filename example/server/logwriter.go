@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/issuefields/issuefields"
 )
 
 // The log is written off the requests' path. A record below Warn (a request's
@@ -47,13 +49,17 @@ type asyncLog struct {
 	done chan struct{} // closed when the goroutine has ended
 }
 
-// queuedRecord is a record and the handler that formats it. plainText says
-// that the handler is a slog.TextHandler with no options but a level, no
-// attributes and no group, whose lines appendTextRecord writes too.
+// queuedRecord is a record and the handler that formats it, or a request's
+// line. plainText says that the handler is a slog.TextHandler with no options
+// but a level, no attributes and no group, whose lines appendTextRecord
+// writes too; a request's line is queued only for such a handler, and
+// appendRequestLine writes it.
 type queuedRecord struct {
 	h         slog.Handler
 	r         slog.Record
 	plainText bool
+	isLine    bool
+	line      issuefields.RequestLine
 }
 
 // newAsyncLog returns an asyncLog to dst, with its goroutine started. Close
@@ -75,6 +81,32 @@ func newAsyncLog(dst io.Writer) *asyncLog {
 // the log only reads it, and a record's attributes cannot be changed, only
 // added to, which a clone guards against only for a holder that adds.
 func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record, plainText bool) error {
+	q := l.reserve()
+	if q == nil {
+		return l.writeNow(h, r)
+	}
+	q.h, q.r, q.plainText = h, *r, plainText
+	l.commit()
+	return nil
+}
+
+// enqueueLine queues a request's line for h, a plain slog.TextHandler, as
+// enqueue queues a record.
+func (l *asyncLog) enqueueLine(h slog.Handler, line *issuefields.RequestLine) error {
+	q := l.reserve()
+	if q == nil {
+		r := line.Record()
+		return l.writeNow(h, &r)
+	}
+	q.h, q.isLine, q.line = h, true, *line
+	l.commit()
+	return nil
+}
+
+// reserve returns a slot at the end of the queue, with l.mu held, after
+// waiting for room if the queue is full; commit releases it once filled.
+// Once the log is closed, it returns nil, with l.mu released.
+func (l *asyncLog) reserve() *queuedRecord {
 	l.mu.Lock()
 	for !l.closed && len(l.queue) >= logMaxRecords {
 		l.signal()
@@ -82,19 +114,22 @@ func (l *asyncLog) enqueue(h slog.Handler, r *slog.Record, plainText bool) error
 	}
 	if l.closed {
 		l.mu.Unlock()
-		return l.writeNow(h, r)
+		return nil
 	}
 	if len(l.queue) == cap(l.queue) {
 		l.queue = slices.Grow(l.queue, 1)
 	}
 	l.queue = l.queue[:len(l.queue)+1]
-	q := &l.queue[len(l.queue)-1]
-	q.h, q.r, q.plainText = h, *r, plainText
+	return &l.queue[len(l.queue)-1]
+}
+
+// commit ends what reserve began: it asks for a write-out once enough is
+// queued, and releases l.mu.
+func (l *asyncLog) commit() {
 	if len(l.queue) >= logFlushRecords {
 		l.signal()
 	}
 	l.mu.Unlock()
-	return nil
 }
 
 // writeNow writes out the queue and then *r formatted by h, before it
@@ -128,7 +163,10 @@ func (l *asyncLog) formatQueue() {
 	l.mu.Unlock()
 	for i := range queue {
 		q := &queue[i]
-		if !q.plainText || !l.appendText(&q.r) {
+		switch {
+		case q.isLine:
+			l.out.Write(appendRequestLine(l.out.AvailableBuffer(), &q.line))
+		case !q.plainText || !l.appendText(&q.r):
 			_ = q.h.Handle(context.Background(), q.r)
 		}
 		*q = queuedRecord{} // let the record's values go
@@ -216,6 +254,15 @@ func (h asyncHandler) Handle(_ context.Context, r slog.Record) error {
 		return h.log.writeNow(h.inner, &r)
 	}
 	return h.log.enqueue(h.inner, &r, h.plainText)
+}
+
+// LogRequest queues a request's line, which the log's goroutine writes
+// without making a slog.Record of it when inner is a plain text handler.
+func (h asyncHandler) LogRequest(ctx context.Context, line issuefields.RequestLine) error {
+	if !h.plainText {
+		return h.Handle(ctx, line.Record())
+	}
+	return h.log.enqueueLine(h.inner, &line)
 }
 
 func (h asyncHandler) WithAttrs(attrs []slog.Attr) slog.Handler {

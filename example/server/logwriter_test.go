@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/issuefields/issuefields"
 )
 
 // requestLine matches a line of TestLogLosesNoLine's goroutines.
@@ -90,6 +92,20 @@ func TestTextLogMatchesSlog(t *testing.T) {
 		} {
 			log(l.ours)
 			log(l.slogs)
+		}
+		// The handler gives a request's line to a RequestLogHandler
+		// without a record.
+		line := issuefields.RequestLine{Time: time.Now(), ID: "ID-2", Method: "GET", Route: "GET /repos/{owner}", Status: 200,
+			Duration: 83925 * time.Nanosecond, Login: "octocat"}
+		lh, ok := l.ours.Handler().(issuefields.RequestLogHandler)
+		if !ok {
+			t.Fatalf("the log's handler %T is not a RequestLogHandler", l.ours.Handler())
+		}
+		if err := lh.LogRequest(context.Background(), line); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.slogs.Handler().Handle(context.Background(), line.Record()); err != nil {
+			t.Fatal(err)
 		}
 	}
 	closeLog()

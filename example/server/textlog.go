@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/issuefields/issuefields"
 )
 
 // appendTextRecord appends r to b as slog.TextHandler writes it, byte for
@@ -19,15 +21,7 @@ import (
 // FuzzTextRecord hold the two to the same output.
 func appendTextRecord(b []byte, r *slog.Record) (_ []byte, ok bool) {
 	start := len(b)
-	if !r.Time.IsZero() {
-		b = append(b, "time="...)
-		b = appendRFC3339Millis(b, r.Time.Round(0))
-		b = append(b, ' ')
-	}
-	b = append(b, "level="...)
-	b = appendTextString(b, r.Level.String())
-	b = append(b, " msg="...)
-	b = appendTextString(b, r.Message)
+	b = appendTextStart(b, r.Time, r.Level, r.Message)
 	ok = true
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "" {
@@ -60,6 +54,39 @@ func appendTextRecord(b []byte, r *slog.Record) (_ []byte, ok bool) {
 		return b[:start], false
 	}
 	return append(b, '\n'), true
+}
+
+// appendTextStart appends the beginning of a line as slog.TextHandler writes
+// it: the time, unless it is zero, the level and the message.
+func appendTextStart(b []byte, t time.Time, level slog.Level, msg string) []byte {
+	if !t.IsZero() {
+		b = append(b, "time="...)
+		b = appendRFC3339Millis(b, t.Round(0))
+		b = append(b, ' ')
+	}
+	b = append(b, "level="...)
+	b = appendTextString(b, level.String())
+	b = append(b, " msg="...)
+	return appendTextString(b, msg)
+}
+
+// appendRequestLine appends a request's line as slog.TextHandler writes
+// line.Record(), without making the record.
+func appendRequestLine(b []byte, line *issuefields.RequestLine) []byte {
+	b = appendTextStart(b, line.Time, slog.LevelInfo, "request")
+	b = append(b, " request_id="...)
+	b = appendTextString(b, line.ID)
+	b = append(b, " method="...)
+	b = appendTextString(b, line.Method)
+	b = append(b, " route="...)
+	b = appendTextString(b, line.Route)
+	b = append(b, " status="...)
+	b = strconv.AppendInt(b, int64(line.Status), 10)
+	b = append(b, " duration="...)
+	b = append(b, line.Duration.String()...)
+	b = append(b, " login="...)
+	b = appendTextString(b, line.Login)
+	return append(b, '\n')
 }
 
 // appendRFC3339Millis appends t as slog.TextHandler writes a time: RFC 3339

@@ -7,6 +7,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/issuefields/issuefields"
 )
 
 // textHandlerOutput returns what slog.TextHandler writes for r.
@@ -87,5 +89,22 @@ func FuzzTextRecord(f *testing.F) {
 		r.AddAttrs(slog.String(key, value), slog.Int64("n", n), slog.Duration("d", time.Duration(d)), slog.Float64("f", fl),
 			slog.String(value, key), slog.Bool("b", n%2 == 0))
 		checkTextRecord(t, r, key != "" && value != "")
+	})
+}
+
+// FuzzRequestLine holds appendRequestLine to what slog.TextHandler writes for
+// the line's record.
+func FuzzRequestLine(f *testing.F) {
+	f.Add("SPNFE4EUTK-1", "GET", "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values", 200, int64(83925), "octocat", int64(1773144000123456789))
+	f.Add("", "HEAD", "/", 499, int64(-1), "", int64(0))
+	f.Add("a=b", "G\x00T", "\u00a0\xff", -1, int64(1<<62), "pr-bot[bot]", int64(-62135596800000000))
+	f.Fuzz(func(t *testing.T, id, method, route string, status int, duration int64, login string, nanos int64) {
+		line := issuefields.RequestLine{Time: time.Unix(0, nanos), ID: id, Method: method, Route: route, Status: status,
+			Duration: time.Duration(duration), Login: login}
+		const prefix = "earlier line\n"
+		got := string(appendRequestLine([]byte(prefix), &line))
+		if want := prefix + textHandlerOutput(t, line.Record()); got != want {
+			t.Errorf("appendRequestLine(%+v) wrote\n%q\nslog.TextHandler writes\n%q", line, got, want)
+		}
 	})
 }

@@ -20,7 +20,7 @@ import (
 
 // notStoreInterfaces are the interfaces of package issuefields that are not
 // a Store's: timed need not pass them through.
-var notStoreInterfaces = []string{"TokenVerifier", "Notifier"}
+var notStoreInterfaces = []string{"TokenVerifier", "Notifier", "RequestLogHandler"}
 
 // timedInterfaces are the interfaces of package issuefields that timed
 // passes through.
