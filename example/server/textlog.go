@@ -3,6 +3,7 @@ package server
 import (
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -183,6 +184,10 @@ func textQuotingUnicode(s string) bool {
 // each double quote and backslash.
 func appendQuotedASCII(b []byte, s string) []byte {
 	b = append(b, '"')
+	if strings.IndexByte(s, '"') < 0 && strings.IndexByte(s, '\\') < 0 {
+		b = append(b, s...) // a route, say
+		return append(b, '"')
+	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == '"' || c == '\\' {
 			b = append(b, '\\')
