@@ -43,6 +43,7 @@ type asyncLog struct {
 	// written to dst, which keeps the lines in order.
 	outMu sync.Mutex
 	out   bytes.Buffer
+	text  textFormatter
 
 	kick chan struct{} // asks the goroutine to write out now
 	stop chan struct{} // ends the goroutine
@@ -165,7 +166,7 @@ func (l *asyncLog) formatQueue() {
 		q := &queue[i]
 		switch {
 		case q.isLine:
-			l.out.Write(appendRequestLine(l.out.AvailableBuffer(), &q.line))
+			l.out.Write(l.text.appendRequestLine(l.out.AvailableBuffer(), &q.line))
 		case !q.plainText || !l.appendText(&q.r):
 			_ = q.h.Handle(context.Background(), q.r)
 		}
@@ -179,7 +180,7 @@ func (l *asyncLog) formatQueue() {
 // appendText appends *r to out as its plain text handler would, when
 // appendTextRecord can, and reports whether it did. l.outMu is held.
 func (l *asyncLog) appendText(r *slog.Record) bool {
-	b, ok := appendTextRecord(l.out.AvailableBuffer(), r)
+	b, ok := l.text.appendTextRecord(l.out.AvailableBuffer(), r)
 	if ok {
 		l.out.Write(b)
 	}

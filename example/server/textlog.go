@@ -11,6 +11,20 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
+// textFormatter writes lines as slog.TextHandler writes them, byte for byte,
+// for the records and request lines it can. It keeps the text of the last
+// second it wrote, so that the lines of one second format their date and
+// time once. It is not safe for concurrent use.
+type textFormatter struct {
+	// second is the Unix second, and loc the location, of the time that
+	// head and zone were cut from: head is its date and time up to the
+	// second ("2006-01-02T15:04:05"), zone its zone ("Z", "-07:00"); head
+	// is empty until a time was written.
+	second     int64
+	loc        *time.Location
+	head, zone []byte
+}
+
 // appendTextRecord appends r to b as slog.TextHandler writes it, byte for
 // byte, when r holds only attributes of plain kinds (strings, integers,
 // booleans, floats, durations), as the request lines do, and the handler
@@ -20,9 +34,9 @@ import (
 // requests with it because slog's handler, general as it is, took about
 // a tenth of a list's CPU to format the line; TestTextRecord and
 // FuzzTextRecord hold the two to the same output.
-func appendTextRecord(b []byte, r *slog.Record) (_ []byte, ok bool) {
+func (f *textFormatter) appendTextRecord(b []byte, r *slog.Record) (_ []byte, ok bool) {
 	start := len(b)
-	b = appendTextStart(b, r.Time, r.Level, r.Message)
+	b = f.appendTextStart(b, r.Time, r.Level, r.Message)
 	ok = true
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "" {
@@ -59,10 +73,10 @@ func appendTextRecord(b []byte, r *slog.Record) (_ []byte, ok bool) {
 
 // appendTextStart appends the beginning of a line as slog.TextHandler writes
 // it: the time, unless it is zero, the level and the message.
-func appendTextStart(b []byte, t time.Time, level slog.Level, msg string) []byte {
+func (f *textFormatter) appendTextStart(b []byte, t time.Time, level slog.Level, msg string) []byte {
 	if !t.IsZero() {
 		b = append(b, "time="...)
-		b = appendRFC3339Millis(b, t.Round(0))
+		b = f.appendRFC3339Millis(b, t.Round(0))
 		b = append(b, ' ')
 	}
 	b = append(b, "level="...)
@@ -73,8 +87,8 @@ func appendTextStart(b []byte, t time.Time, level slog.Level, msg string) []byte
 
 // appendRequestLine appends a request's line as slog.TextHandler writes
 // line.Record(), without making the record.
-func appendRequestLine(b []byte, line *issuefields.RequestLine) []byte {
-	b = appendTextStart(b, line.Time, slog.LevelInfo, "request")
+func (f *textFormatter) appendRequestLine(b []byte, line *issuefields.RequestLine) []byte {
+	b = f.appendTextStart(b, line.Time, slog.LevelInfo, "request")
 	b = append(b, " request_id="...)
 	b = appendTextString(b, line.ID)
 	b = append(b, " method="...)
@@ -91,15 +105,29 @@ func appendRequestLine(b []byte, line *issuefields.RequestLine) []byte {
 }
 
 // appendRFC3339Millis appends t as slog.TextHandler writes a time: RFC 3339
-// with exactly three digits of the second's fraction.
-func appendRFC3339Millis(b []byte, t time.Time) []byte {
-	const prefixLen = len("2006-01-02T15:04:05.000")
+// with exactly three digits of the second's fraction. A time in the second
+// and location of the last one written is put together from that one's text.
+func (f *textFormatter) appendRFC3339Millis(b []byte, t time.Time) []byte {
+	ms := t.Nanosecond() / int(time.Millisecond)
+	if len(f.head) > 0 && t.Unix() == f.second && t.Location() == f.loc {
+		b = append(b, f.head...)
+		b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+		return append(b, f.zone...)
+	}
+	const headLen = len("2006-01-02T15:04:05")
 	n := len(b)
 	// RFC3339Nano drops trailing zeros: a tenth of a millisecond more makes
 	// four digits, of which the fourth is dropped.
-	t = t.Truncate(time.Millisecond).Add(time.Millisecond / 10)
-	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b[:n+prefixLen], b[n+prefixLen+1:]...)
+	b = t.Truncate(time.Millisecond).Add(time.Millisecond/10).AppendFormat(b, time.RFC3339Nano)
+	b = append(b[:n+headLen+4], b[n+headLen+5:]...)
+	if text := b[n:]; text[0] != '-' && text[headLen] == '.' {
+		// A year of four digits: the head and the zone are where they are
+		// cut.
+		f.second, f.loc = t.Unix(), t.Location()
+		f.head = append(f.head[:0], text[:headLen]...)
+		f.zone = append(f.zone[:0], text[headLen+4:]...)
+	}
+	return b
 }
 
 // appendTextString appends s, quoted as strconv.Quote quotes it when

@@ -20,20 +20,33 @@ func textHandlerOutput(t testing.TB, r slog.Record) string {
 	return out.String()
 }
 
+// usedFormatter is a textFormatter that the tests share, so that each
+// formats its lines after a time of another test was kept, as well as with
+// a formatter of its own.
+var usedFormatter textFormatter
+
+// formatters returns the formatters a line is checked with: a new one, and
+// usedFormatter twice, the second time with the line's own time kept.
+func formatters() []*textFormatter {
+	return []*textFormatter{new(textFormatter), &usedFormatter, &usedFormatter}
+}
+
 // checkTextRecord checks that appendTextRecord writes r as slog.TextHandler
 // does, after a prefix it keeps, or reports ok false, keeping only the
 // prefix, exactly when wantOK is false.
 func checkTextRecord(t testing.TB, r slog.Record, wantOK bool) {
 	t.Helper()
 	const prefix = "earlier line\n"
-	got, ok := appendTextRecord([]byte(prefix), &r)
-	switch {
-	case ok != wantOK:
-		t.Errorf("appendTextRecord(%v) ok = %v, want %v", r, ok, wantOK)
-	case !ok && string(got) != prefix:
-		t.Errorf("appendTextRecord(%v) refused the record but changed the buffer to %q", r, got)
-	case ok && string(got) != prefix+textHandlerOutput(t, r):
-		t.Errorf("appendTextRecord(%v) wrote\n%q\nslog.TextHandler writes\n%q", r, string(got)[len(prefix):], textHandlerOutput(t, r))
+	for _, f := range formatters() {
+		got, ok := f.appendTextRecord([]byte(prefix), &r)
+		switch {
+		case ok != wantOK:
+			t.Errorf("appendTextRecord(%v) ok = %v, want %v", r, ok, wantOK)
+		case !ok && string(got) != prefix:
+			t.Errorf("appendTextRecord(%v) refused the record but changed the buffer to %q", r, got)
+		case ok && string(got) != prefix+textHandlerOutput(t, r):
+			t.Errorf("appendTextRecord(%v) wrote\n%q\nslog.TextHandler writes\n%q", r, string(got)[len(prefix):], textHandlerOutput(t, r))
+		}
 	}
 }
 
@@ -55,6 +68,7 @@ func TestTextRecord(t *testing.T) {
 			slog.Duration("duration", 83925*time.Nanosecond), slog.String("login", "octocat")), true},
 		{"empty login and message", record(at, slog.LevelInfo, "", slog.String("login", "")), true},
 		{"zero time", record(time.Time{}, slog.LevelInfo, "request"), true},
+		{"the same second in another zone", record(at.In(zone), slog.LevelInfo, "m"), true},
 		{"a time zone, and a whole second", record(time.Date(2026, 1, 2, 3, 4, 5, 0, zone), slog.LevelWarn, "m"), true},
 		{"levels between the named ones", record(at, slog.LevelInfo+2, "m", slog.Int64("n", -7)), true},
 		{"debug and error", record(at, slog.LevelDebug-1, "m", slog.Bool("b", true), slog.Uint64("u", math.MaxUint64)), true},
@@ -102,9 +116,11 @@ func FuzzRequestLine(f *testing.F) {
 		line := issuefields.RequestLine{Time: time.Unix(0, nanos), ID: id, Method: method, Route: route, Status: status,
 			Duration: time.Duration(duration), Login: login}
 		const prefix = "earlier line\n"
-		got := string(appendRequestLine([]byte(prefix), &line))
-		if want := prefix + textHandlerOutput(t, line.Record()); got != want {
-			t.Errorf("appendRequestLine(%+v) wrote\n%q\nslog.TextHandler writes\n%q", line, got, want)
+		want := prefix + textHandlerOutput(t, line.Record())
+		for _, f := range formatters() {
+			if got := string(f.appendRequestLine([]byte(prefix), &line)); got != want {
+				t.Errorf("appendRequestLine(%+v) wrote\n%q\nslog.TextHandler writes\n%q", line, got, want)
+			}
 		}
 	})
 }
