@@ -18,7 +18,9 @@ type RequestLine struct {
 	// Method is the request's method, and Route the request's Pattern once
 	// routed: the pattern of the route that answered it ("GET
 	// /repos/{owner}/..."), a path alone for a method its path does not
-	// allow, and "/" for a path the API does not have.
+	// allow, and "/" for a path the API does not have; or, for a request
+	// answered before routing (a path with //, . or .., a request shed
+	// with 503), the Pattern it came with, empty but for a host's ServeMux.
 	Method, Route string
 	// Status is the answer's status, or 499 for a client that went away
 	// before it was answered.
@@ -52,7 +54,9 @@ func (l RequestLine) Record() slog.Record {
 // attributes for every request (a few percent of a list's CPU, for a handler
 // that then writes the line without the record). LogRequest must log what
 // Handle would log for line.Record(); the Handler calls it only when the
-// handler is enabled for slog.LevelInfo.
+// handler is enabled for slog.LevelInfo. RequestLine may gain fields in a
+// later version, which Record then carries too: a handler that writes the
+// fields itself should compare its output with Record's in a test.
 type RequestLogHandler interface {
 	slog.Handler
 	LogRequest(ctx context.Context, line RequestLine) error

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -66,9 +67,9 @@ func (m *metrics) countRequests(logger *slog.Logger) *slog.Logger {
 	return slog.New(requestCounter{Handler: logger.Handler(), requests: &m.requests})
 }
 
-// requestCounter is a slog.Handler that counts the records of the
-// handler's request log line ("request", at level Info) by their route and
-// status, and passes on the records its Handler is enabled for.
+// requestCounter is a slog.Handler and issuefields.RequestLogHandler that
+// counts the handler's request lines by their route and status, and passes on
+// the lines and records its Handler is enabled for.
 type requestCounter struct {
 	slog.Handler
 	requests *expvar.Map
@@ -99,6 +100,20 @@ func (c requestCounter) Handle(ctx context.Context, r slog.Record) error {
 		return nil
 	}
 	return c.Handler.Handle(ctx, r)
+}
+
+// LogRequest counts a request's line, and passes it on if the Handler is
+// enabled for Info: as the line to a RequestLogHandler, as its record to
+// another handler.
+func (c requestCounter) LogRequest(ctx context.Context, line issuefields.RequestLine) error {
+	c.requests.Add(line.Route+" "+strconv.Itoa(line.Status), 1)
+	if !c.Handler.Enabled(ctx, slog.LevelInfo) {
+		return nil
+	}
+	if lh, ok := c.Handler.(issuefields.RequestLogHandler); ok {
+		return lh.LogRequest(ctx, line)
+	}
+	return c.Handler.Handle(ctx, line.Record())
 }
 
 // WithAttrs returns a requestCounter over the Handler with attrs.

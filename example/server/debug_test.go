@@ -73,6 +73,28 @@ func TestDebugListener(t *testing.T) {
 	}
 }
 
+// TestDebugListenerCountsLoggedRequestLines checks that at the default log
+// level -debug-addr both counts the request lines and logs each once.
+func TestDebugListenerCountsLoggedRequestLines(t *testing.T) {
+	s := startServer(t, "-debug-addr", "127.0.0.1:0")
+	url, err := debugURL(s)
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, strings.Join(s.message, "\n"))
+	}
+	for range 2 {
+		do(t, http.MethodGet, s.base+"repos/octo-org/hello-world/issues/1/issue-field-values", "demo-reader-token", "")
+	}
+	if got := debugVars(t, url)["requests"][listRoute+" 200"]; got != 2 {
+		t.Errorf("requests[%q] = %v, want 2", listRoute+" 200", got)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(s.logs.String(), `msg=request request_id=`); n != 2 {
+		t.Errorf("%d request lines logged, want 2:\n%s", n, s.logs.String())
+	}
+}
+
 // TestDebugListenerShowsWebhookCounts checks that with -webhook the
 // counters include the deliveries.
 func TestDebugListenerShowsWebhookCounts(t *testing.T) {

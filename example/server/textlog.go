@@ -30,10 +30,11 @@ type textFormatter struct {
 // booleans, floats, durations), as the request lines do, and the handler
 // has no options but a level, no attributes of its own and no group. It
 // returns ok false, and b as it was, for any other record, which
-// the caller gives to a slog.TextHandler. The log formats its lines of
-// requests with it because slog's handler, general as it is, took about
-// a tenth of a list's CPU to format the line; TestTextRecord and
-// FuzzTextRecord hold the two to the same output.
+// the caller gives to a slog.TextHandler. The log formats the records of
+// plain kinds with it (events, and request lines that reach it as records,
+// under a logger with attributes) because slog's handler, general as it is,
+// took about a tenth of a list's CPU to format a request's line;
+// TestTextRecord and FuzzTextRecord hold the two to the same output.
 func (f *textFormatter) appendTextRecord(b []byte, r *slog.Record) (_ []byte, ok bool) {
 	start := len(b)
 	b = f.appendTextStart(b, r.Time, r.Level, r.Message)

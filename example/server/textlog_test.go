@@ -109,11 +109,14 @@ func FuzzTextRecord(f *testing.F) {
 // FuzzRequestLine holds appendRequestLine to what slog.TextHandler writes for
 // the line's record.
 func FuzzRequestLine(f *testing.F) {
-	f.Add("SPNFE4EUTK-1", "GET", "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values", 200, int64(83925), "octocat", int64(1773144000123456789))
-	f.Add("", "HEAD", "/", 499, int64(-1), "", int64(0))
-	f.Add("a=b", "G\x00T", "\u00a0\xff", -1, int64(1<<62), "pr-bot[bot]", int64(-62135596800000000))
-	f.Fuzz(func(t *testing.T, id, method, route string, status int, duration int64, login string, nanos int64) {
-		line := issuefields.RequestLine{Time: time.Unix(0, nanos), ID: id, Method: method, Route: route, Status: status,
+	f.Add("SPNFE4EUTK-1", "GET", "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values", 200, int64(83925), "octocat", int64(1773144000123456789), int32(0))
+	f.Add("", "HEAD", "/", 499, int64(-1), "", int64(0), int32(-(3*3600 + 30*60)))
+	f.Add("a=b", "G\x00T", "\u00a0\xff", -1, int64(1<<62), "pr-bot[bot]", int64(-62135596800000000), int32(5*3600+45*60+7))
+	f.Fuzz(func(t *testing.T, id, method, route string, status int, duration int64, login string, nanos int64, offset int32) {
+		// A zone of its own for each line: a formatter keeps the text of
+		// a second only for the location it was written in.
+		at := time.Unix(0, nanos).In(time.FixedZone("", int(offset%(24*3600))))
+		line := issuefields.RequestLine{Time: at, ID: id, Method: method, Route: route, Status: status,
 			Duration: time.Duration(duration), Login: login}
 		const prefix = "earlier line\n"
 		want := prefix + textHandlerOutput(t, line.Record())
