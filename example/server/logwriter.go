@@ -99,7 +99,7 @@ func (l *asyncLog) enqueueLine(h slog.Handler, line *issuefields.RequestLine) er
 		r := line.Record()
 		return l.writeNow(h, &r)
 	}
-	q.h, q.isLine, q.line = h, true, *line
+	q.isLine, q.line = true, *line
 	l.commit()
 	return nil
 }
