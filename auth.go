@@ -14,8 +14,8 @@ var ErrBadCredentials = errors.New("issuefields: bad credentials")
 // TokenKind is the kind of access token a Principal authenticated with.
 type TokenKind string
 
-// The kinds of access token. The API accepts the first three; a request made
-// with a token of another kind is refused with 403.
+// The kinds of access token. The values routes accept the first three; a
+// request made to them with a token of another kind is refused with 403.
 const (
 	AppUserToken                   TokenKind = "app_user"
 	AppInstallationToken           TokenKind = "app_installation"
@@ -24,8 +24,8 @@ const (
 	OAuthAppToken                  TokenKind = "oauth_app"
 )
 
-// Accepted reports whether the API accepts tokens of kind k.
-func (k TokenKind) Accepted() bool {
+// accepted reports whether the values routes accept tokens of kind k.
+func (k TokenKind) accepted() bool {
 	switch k {
 	case AppUserToken, AppInstallationToken, FineGrainedPersonalAccessToken:
 		return true
@@ -81,6 +81,19 @@ type RepositoryPermissions struct {
 	Push bool
 }
 
+// OrganizationPermissions is what a token may do in one organization. The
+// zero value grants nothing.
+type OrganizationPermissions struct {
+	// Visible reports whether the token may see the organization. One that
+	// it may not see answers 404, exactly as an organization that does not
+	// exist.
+	Visible bool
+	// IssueFields is the token's "Issue fields" organization permission,
+	// which app and fine-grained tokens need to list (read) and manage
+	// (write) the organization's fields. Classic tokens need scopes instead.
+	IssueFields Permission
+}
+
 // Principal is the caller a token stands for.
 type Principal struct {
 	// Kind is the kind of token the caller presented.
@@ -104,8 +117,8 @@ type Principal struct {
 	// 404.
 	OrganizationPermissions func(ctx context.Context, org string) (OrganizationPermissions, error)
 	// Scopes are the OAuth scopes of a classic personal access token or an
-	// OAuth app token, such as ScopeReadOrg and ScopeAdminOrg. Only the
-	// field management routes read them.
+	// OAuth app token, such as "read:org" and "admin:org". Only the field
+	// management routes read them.
 	Scopes []string
 }
 

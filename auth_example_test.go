@@ -47,7 +47,7 @@ func verifierOf(tokens map[string]issuedToken) issuefields.TokenVerifier {
 func ExampleTokenVerifierFunc() {
 	store := memstore.New()
 	_ = store.AddOrganization("octo-org")
-	_ = store.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text})
+	_ = store.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText})
 	secret, _ := store.AddRepository("octo-org", "secret", true)
 	_ = store.AddIssue("octo-org", "secret", 1)
 
@@ -94,10 +94,10 @@ type auditStore struct {
 	issuefields.Store
 }
 
-// CompareAndSwap writes through to the wrapped store and, when the write
+// UpdateValues writes through to the wrapped store and, when the write
 // committed, records who made it.
-func (s auditStore) CompareAndSwap(ctx context.Context, issue issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	version, err := s.Store.CompareAndSwap(ctx, issue, expected, values)
+func (s auditStore) UpdateValues(ctx context.Context, issue issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	version, err := s.Store.UpdateValues(ctx, issue, change)
 	if p, ok := issuefields.PrincipalFromContext(ctx); ok && err == nil {
 		fmt.Printf("%s (%s) changed issue %d of repository %d\n", p.Login, p.Kind, issue.Number, issue.RepositoryID)
 	}
@@ -109,7 +109,7 @@ func (s auditStore) CompareAndSwap(ctx context.Context, issue issuefields.IssueK
 func ExamplePrincipalFromContext() {
 	store := memstore.New()
 	_ = store.AddOrganization("octo-org")
-	_ = store.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text})
+	_ = store.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText})
 	repo, _ := store.AddRepository("octo-org", "hello-world", false)
 	_ = store.AddIssue("octo-org", "hello-world", 7)
 

@@ -75,7 +75,7 @@ func (o decision) String() string {
 func decideAccess(r *http.Request, op *route, repo Repository) decision {
 	p, err := authenticate(r.Context(), r, decisionVerifier)
 	if err == nil {
-		err = Authorize(r.Context(), op.op, repo, p)
+		err = authorizeRepository(r.Context(), op.op, repo, p)
 	}
 	if err == nil {
 		return decisionAllowed
@@ -157,7 +157,7 @@ func TestAccessDecision(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, op := range routes {
-			if op.op != ListValues && op.op != WriteValues || op.writes() != tt.write {
+			if op.op != listValues && op.op != writeValues || op.op.writes() != tt.write {
 				continue
 			}
 			t.Run(tt.name+"/"+op.method, func(t *testing.T) {

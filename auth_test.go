@@ -183,15 +183,11 @@ func stateOf(t *testing.T, s *memstore.Store) storeState {
 	ctx := context.Background()
 	state := storeState{}
 	for _, name := range []string{publicRepo, secretRepo} {
-		repo, err := s.Repository(ctx, org, name)
+		snap, err := s.Snapshot(ctx, org, name, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		values, version, err := s.Values(ctx, issuefields.IssueKey{RepositoryID: repo.ID, Number: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		state[name] = storedValues{values, version}
+		state[name] = storedValues{snap.Values, snap.Version}
 	}
 	return state
 }
@@ -583,14 +579,14 @@ func (s *principalStore) record(ctx context.Context, call string) {
 	s.mu.Unlock()
 }
 
-func (s *principalStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	s.record(ctx, "Values")
-	return s.Store.Values(ctx, key)
+func (s *principalStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	s.record(ctx, "Snapshot")
+	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *principalStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	s.record(ctx, "CompareAndSwap")
-	return s.Store.CompareAndSwap(ctx, key, expected, values)
+func (s *principalStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	s.record(ctx, "UpdateValues")
+	return s.Store.UpdateValues(ctx, key, change)
 }
 
 // TestPrincipalFromContext checks that the store sees, through
@@ -622,7 +618,7 @@ func TestPrincipalFromContext(t *testing.T) {
 				}
 				wrote := false
 				for _, seen := range s.seen {
-					wrote = wrote || seen.Call == "CompareAndSwap"
+					wrote = wrote || seen.Call == "UpdateValues"
 					want := caller.want
 					want.Call = seen.Call
 					if seen != want {

@@ -6,85 +6,63 @@ import (
 	"slices"
 )
 
-// Errors of the authorization decision, besides ErrNotFound (a caller who may
-// not see the repository or organization) and the errors of a Principal's
-// permission functions. Authorize and AuthorizeOrganization return them,
-// wrapped or not; the handler answers them with the statuses in errors.go.
+// The refusals of the authorization decision, besides ErrNotFound (a caller
+// who may not see the repository or organization) and the errors of a
+// Principal's permission functions. The answer table (answer.go) turns each
+// into its status.
 var (
-	// ErrRequiresAuthentication refuses an anonymous caller an operation
-	// that needs a token. It becomes 401 Requires authentication.
-	ErrRequiresAuthentication = errors.New("issuefields: requires authentication")
-	// ErrTokenKindNotAccepted refuses a token of a kind that the values
-	// routes do not accept (TokenKind.Accepted). It becomes 403.
-	ErrTokenKindNotAccepted = errors.New("issuefields: token kind not accepted")
-	// ErrNotAccessible refuses a token whose permissions or scopes do not
-	// cover the operation. It becomes 403 Resource not accessible.
-	ErrNotAccessible = errors.New("issuefields: resource not accessible")
-	// ErrNoPushAccess refuses a write to a token whose permissions would
-	// allow it, but whose user has no push access. It becomes 403.
-	ErrNoPushAccess = errors.New("issuefields: no push access")
+	// errRequiresAuthentication refuses an anonymous caller an operation
+	// that needs a token: 401.
+	errRequiresAuthentication = errors.New("requires authentication")
+	// errTokenKindNotAccepted refuses a token of a kind that the values
+	// routes do not accept: 403.
+	errTokenKindNotAccepted = errors.New("token kind not accepted")
+	// errNotAccessible refuses a token whose permissions or scopes do not
+	// cover the operation: 403.
+	errNotAccessible = errors.New("resource not accessible")
+	// errNoPushAccess refuses a write to a token whose permissions would
+	// allow it, but whose user has no push access: 403.
+	errNoPushAccess = errors.New("no push access")
 )
 
-// Operation is what a request asks to do, as authorization sees it.
-type Operation int
+// operation is what a request asks to do, as authorization sees it.
+type operation int
 
-// The operations of the API.
 const (
-	// ListValues lists the field values of an issue.
-	ListValues Operation = iota + 1
-	// WriteValues adds, sets or deletes field values of an issue.
-	WriteValues
-	// ListFields lists the issue fields of an organization.
-	ListFields
-	// ManageFields creates, updates or deletes issue fields of an
-	// organization.
-	ManageFields
+	listValues   operation = iota + 1 // list an issue's field values
+	writeValues                       // add, set or delete an issue's field values
+	listFields                        // list an organization's issue fields
+	manageFields                      // create, update or delete an organization's issue fields
 )
 
 // writes reports whether op changes something, and so counts toward the
 // secondary rate limit.
-func (op Operation) writes() bool { return op == WriteValues || op == ManageFields }
+func (op operation) writes() bool { return op == writeValues || op == manageFields }
 
-// Organization permission scopes of classic personal access tokens and OAuth
-// app tokens, which the field management routes accept.
+// The OAuth scopes of classic tokens that the field management routes accept.
 const (
-	ScopeReadOrg  = "read:org"
-	ScopeWriteOrg = "write:org"
-	ScopeAdminOrg = "admin:org"
+	scopeReadOrg  = "read:org"
+	scopeWriteOrg = "write:org"
+	scopeAdminOrg = "admin:org"
 )
 
-// OrganizationPermissions is what a token may do in one organization. The
-// zero value grants nothing.
-type OrganizationPermissions struct {
-	// Visible reports whether the token may see the organization. One that
-	// it may not see answers 404, exactly as an organization that does not
-	// exist.
-	Visible bool
-	// IssueFields is the token's "Issue fields" organization permission, which
-	// app and fine-grained tokens need to list (read) and manage (write) the
-	// organization's fields. Classic tokens need scopes instead.
-	IssueFields Permission
-}
-
-// Authorize decides whether principal (nil for an anonymous caller) may
-// perform op, ListValues or WriteValues, on the issues of repo. It is the one
-// decision of access to values: the handler calls it before it reads a body
-// or looks an issue up, and a host may call it to tell what a token can do.
-// It returns nil, ErrNotFound, ErrRequiresAuthentication,
-// ErrTokenKindNotAccepted, ErrNotAccessible, ErrNoPushAccess, or the error of
-// principal.Permissions.
-func Authorize(ctx context.Context, op Operation, repo Repository, principal *Principal) error {
+// authorizeRepository decides whether principal (nil for an anonymous
+// caller) may perform op, listValues or writeValues, on the issues of repo.
+// It is the one decision of access to values, made before a body is read or
+// an issue is shown. It returns nil, ErrNotFound, one of the refusals above,
+// or the error of principal.Permissions.
+func authorizeRepository(ctx context.Context, op operation, repo Repository, principal *Principal) error {
 	if principal == nil {
 		switch {
 		case repo.Private:
 			return ErrNotFound
 		case op.writes():
-			return ErrRequiresAuthentication
+			return errRequiresAuthentication
 		}
 		return nil
 	}
-	if err := checkKind(op, principal); err != nil {
-		return err
+	if !principal.Kind.accepted() {
+		return errTokenKindNotAccepted
 	}
 	perms, err := principal.permissionsFor(ctx, repo)
 	if err != nil {
@@ -103,23 +81,22 @@ func Authorize(ctx context.Context, op Operation, repo Repository, principal *Pr
 		return notAccessibleBy(principal.Kind)
 	}
 	if !perms.Push {
-		return ErrNoPushAccess
+		return errNoPushAccess
 	}
 	return nil
 }
 
-// AuthorizeOrganization decides whether principal (nil for an anonymous
-// caller) may perform op, ListFields or ManageFields, on the issue fields of
+// authorizeOrganization decides whether principal (nil for an anonymous
+// caller) may perform op, listFields or manageFields, on the issue fields of
 // the organization org. Every caller needs a token. App and fine-grained
 // tokens need the organization permission issue_fields (read to list, write
 // to manage); classic and OAuth app tokens need the scope read:org (or
 // write:org, admin:org) to list and admin:org to manage. It returns nil,
-// ErrNotFound for an organization the token may not see,
-// ErrRequiresAuthentication, ErrNotAccessible, or the error of
-// principal.OrganizationPermissions.
-func AuthorizeOrganization(ctx context.Context, op Operation, org string, principal *Principal) error {
+// ErrNotFound for an organization the token may not see, one of the
+// refusals above, or the error of principal.OrganizationPermissions.
+func authorizeOrganization(ctx context.Context, op operation, org string, principal *Principal) error {
 	if principal == nil {
-		return ErrRequiresAuthentication
+		return errRequiresAuthentication
 	}
 	perms, err := principal.organizationPermissionsFor(ctx, org)
 	if err != nil {
@@ -128,7 +105,7 @@ func AuthorizeOrganization(ctx context.Context, op Operation, org string, princi
 	if !perms.Visible {
 		return ErrNotFound
 	}
-	if principal.Kind.Accepted() {
+	if principal.Kind.accepted() {
 		level := PermissionRead
 		if op.writes() {
 			level = PermissionWrite
@@ -138,21 +115,12 @@ func AuthorizeOrganization(ctx context.Context, op Operation, org string, princi
 		}
 		return nil
 	}
-	scopes := []string{ScopeAdminOrg}
+	scopes := []string{scopeAdminOrg}
 	if !op.writes() {
-		scopes = append(scopes, ScopeWriteOrg, ScopeReadOrg)
+		scopes = append(scopes, scopeWriteOrg, scopeReadOrg)
 	}
 	if !slices.ContainsFunc(principal.Scopes, func(s string) bool { return slices.Contains(scopes, s) }) {
 		return lacksPermission(principal.Kind, "the scope "+scopes[len(scopes)-1])
-	}
-	return nil
-}
-
-// checkKind refuses a token of a kind that op does not accept: the values
-// routes accept app and fine-grained tokens only.
-func checkKind(op Operation, principal *Principal) error {
-	if (op == ListValues || op == WriteValues) && !principal.Kind.Accepted() {
-		return ErrTokenKindNotAccepted
 	}
 	return nil
 }

@@ -19,24 +19,24 @@ import (
 const benchOrg, benchRepo = "bench-org", "bench-repo"
 
 var benchFields = func() []issuefields.Field {
-	opts := func(base int64, names ...string) []issuefields.Option {
-		o := make([]issuefields.Option, len(names))
+	opts := func(base int64, names ...string) []issuefields.FieldOption {
+		o := make([]issuefields.FieldOption, len(names))
 		for i, n := range names {
-			o[i] = issuefields.Option{ID: base + int64(i), Name: n, Color: "blue"}
+			o[i] = issuefields.FieldOption{ID: base + int64(i), Name: n, Color: "blue"}
 		}
 		return o
 	}
 	return []issuefields.Field{
-		{ID: 1, Name: "Summary", DataType: issuefields.Text},
-		{ID: 2, Name: "Owner team", DataType: issuefields.Text},
-		{ID: 3, Name: "Priority", DataType: issuefields.SingleSelect, Options: opts(30, "Urgent", "High", "Medium", "Low")},
-		{ID: 4, Name: "Size", DataType: issuefields.SingleSelect, Options: opts(40, "S", "M", "L", "XL")},
-		{ID: 5, Name: "Estimate", DataType: issuefields.Number},
-		{ID: 6, Name: "Spent", DataType: issuefields.Number},
-		{ID: 7, Name: "Due date", DataType: issuefields.Date},
-		{ID: 8, Name: "Start date", DataType: issuefields.Date},
-		{ID: 9, Name: "Platforms", DataType: issuefields.MultiSelect, Options: opts(90, "Linux", "macOS", "Windows", "Android")},
-		{ID: 10, Name: "Components", DataType: issuefields.MultiSelect, Options: opts(100, "API", "Web", "CLI", "Docs")},
+		{ID: 1, Name: "Summary", DataType: issuefields.DataTypeText},
+		{ID: 2, Name: "Owner team", DataType: issuefields.DataTypeText},
+		{ID: 3, Name: "Priority", DataType: issuefields.DataTypeSingleSelect, Options: opts(30, "Urgent", "High", "Medium", "Low")},
+		{ID: 4, Name: "Size", DataType: issuefields.DataTypeSingleSelect, Options: opts(40, "S", "M", "L", "XL")},
+		{ID: 5, Name: "Estimate", DataType: issuefields.DataTypeNumber},
+		{ID: 6, Name: "Spent", DataType: issuefields.DataTypeNumber},
+		{ID: 7, Name: "Due date", DataType: issuefields.DataTypeDate},
+		{ID: 8, Name: "Start date", DataType: issuefields.DataTypeDate},
+		{ID: 9, Name: "Platforms", DataType: issuefields.DataTypeMultiSelect, Options: opts(90, "Linux", "macOS", "Windows", "Android")},
+		{ID: 10, Name: "Components", DataType: issuefields.DataTypeMultiSelect, Options: opts(100, "API", "Web", "CLI", "Docs")},
 	}
 }()
 
@@ -217,7 +217,7 @@ func BenchmarkDelete(b *testing.B) {
 func BenchmarkLongItemList(b *testing.B) {
 	h, _ := newBenchHandler(b)
 	prefix := `{"issue_field_values":[`
-	n := (issuefields.DefaultMaxBodyBytes - len(prefix) - 2) / 2
+	n := (defaultMaxBodyBytes - len(prefix) - 2) / 2
 	body := []byte(prefix + strings.Repeat("1,", n-1) + "1]}")
 	w := &discardWriter{header: http.Header{}}
 	b.ReportAllocs()

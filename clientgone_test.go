@@ -13,7 +13,7 @@ import (
 	"github.com/issuefields/issuefields/memstore"
 )
 
-// waitingStore is a memstore whose Values waits until the request's context
+// waitingStore is a memstore whose Snapshot waits until the request's context
 // ends, as a store call to a slow database would, and then fails with the
 // context's error.
 type waitingStore struct {
@@ -21,10 +21,10 @@ type waitingStore struct {
 	waiting chan struct{}
 }
 
-func (s *waitingStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+func (s *waitingStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	close(s.waiting)
 	<-ctx.Done()
-	return nil, "", ctx.Err()
+	return issuefields.Snapshot{}, ctx.Err()
 }
 
 // TestClientGoneIsLoggedAs499 checks that a request whose client went away

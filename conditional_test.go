@@ -197,39 +197,21 @@ func TestETagFollowsValues(t *testing.T) {
 	}
 }
 
-// fieldEditStore is a memstore whose Fields passes the fields through edit,
-// which stands in for an organization that edits its field definitions,
-// something a memstore cannot do once a field is added.
-type fieldEditStore struct {
-	*memstore.Store
-	mu   sync.Mutex
-	edit func([]issuefields.Field)
-}
-
-func (s *fieldEditStore) setEdit(edit func([]issuefields.Field)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.edit = edit
-}
-
-func (s *fieldEditStore) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
-	fields, err := s.Store.Fields(ctx, repo)
+// editFields changes the field definitions of the fixture's organization in
+// s with edit, which gets a copy of them to change.
+func editFields(t testing.TB, s *memstore.Store, edit func([]issuefields.Field)) {
+	t.Helper()
+	_, err := s.ChangeFields(context.Background(), org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+		edited := slices.Clone(current)
+		for i := range edited {
+			edited[i].Options = slices.Clone(edited[i].Options)
+		}
+		edit(edited)
+		return edited, nil
+	})
 	if err != nil {
-		return nil, err
+		t.Fatalf("ChangeFields: %v", err)
 	}
-	s.mu.Lock()
-	edit := s.edit
-	s.mu.Unlock()
-	if edit == nil {
-		return fields, nil
-	}
-	// The memstore's fields are a shared snapshot: edit a copy.
-	edited := slices.Clone(fields)
-	for i := range edited {
-		edited[i].Options = slices.Clone(edited[i].Options)
-	}
-	edit(edited)
-	return edited, nil
 }
 
 // TestETagFollowsFieldDefinitions checks that the ETag changes when a field
@@ -250,13 +232,13 @@ func TestETagFollowsFieldDefinitions(t *testing.T) {
 	}
 	for _, e := range edits {
 		t.Run(e.name, func(t *testing.T) {
-			s := &fieldEditStore{Store: newFixtureStore(t)}
+			s := newFixtureStore(t)
 			h := newConfiguredHandler(t, issuefields.Config{Store: s})
 			path := valuesPath(org, publicRepo, 1)
 			before := do(t, h, "GET", path, writerToken, "")
 			old := strongETag(t, before)
 
-			s.setEdit(e.edit)
+			editFields(t, s, e.edit)
 			r := doConditional(t, h, "GET", path, writerToken, "", "If-None-Match", old)
 			if r.status != http.StatusOK {
 				t.Fatalf("If-None-Match with the ETag from before the edit: status %d, want 200", r.status)
@@ -269,13 +251,13 @@ func TestETagFollowsFieldDefinitions(t *testing.T) {
 				t.Errorf("the list after the edit does not show it: %s", r.body)
 			}
 
-			key := issueKeyOf(t, s.Store, org, publicRepo, 1)
-			values, version := readStored(t, s.Store, key)
+			key := issueAt(org, publicRepo, 1)
+			values, version := readStored(t, s, key)
 			body := writeBody(fieldItem(estimateID, `13`))
 			if w := doConditional(t, h, "POST", path, writerToken, body, "If-Match", old); w.status != http.StatusPreconditionFailed {
 				t.Errorf("add with If-Match from before the edit: status %d, want 412: %s", w.status, w.body)
 			}
-			if got, gotVersion := readStored(t, s.Store, key); gotVersion != version || !cmp.Equal(got, values) {
+			if got, gotVersion := readStored(t, s, key); gotVersion != version || !cmp.Equal(got, values) {
 				t.Errorf("a refused write changed the store: %+v became %+v", values, got)
 			}
 			if w := doConditional(t, h, "POST", path, writerToken, body, "If-Match", tag); w.status != http.StatusOK {
@@ -325,7 +307,7 @@ func TestIfMatch(t *testing.T) {
 					t.Fatalf("concurrent write: status %d: %s", other.status, other.body)
 				}
 				current := strongETag(t, other)
-				key := issueKeyOf(t, s, org, publicRepo, 1)
+				key := issueAt(org, publicRepo, 1)
 				values, version := readStored(t, s, key)
 
 				r := doConditional(t, h, w.method, path+w.suffix, writerToken, w.body, "If-Match", c.values(stale, current)...)
@@ -364,7 +346,7 @@ func TestIfMatchReadModifyWrite(t *testing.T) {
 	const rounds = 20
 	h, s := newFixtureHandler(t)
 	path := valuesPath(org, publicRepo, 2)
-	key := issueKeyOf(t, s, org, publicRepo, 2)
+	key := issueAt(org, publicRepo, 2)
 	for round := range rounds {
 		tag := listETag(t, h, 2)
 		bodies := []string{
@@ -424,7 +406,7 @@ func TestETagAcrossRestarts(t *testing.T) {
 	if r := doWithHeader(t, after, "GET", path, writerToken, "", "If-None-Match", stale); r.status != http.StatusOK {
 		t.Errorf("list with the ETag from before the restart: status %d, want 200", r.status)
 	}
-	key := issueKeyOf(t, s, org, publicRepo, 1)
+	key := issueAt(org, publicRepo, 1)
 	values, version := readStored(t, s, key)
 	r := doWithHeader(t, after, "PUT", path, writerToken, writeBody(), "If-Match", stale)
 	if r.status != http.StatusPreconditionFailed {

@@ -1,9 +1,13 @@
 package issuefields
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/issuefields/issuefields/internal/jsonappend"
@@ -12,9 +16,8 @@ import (
 // dataTypeRules is everything that depends on a field's data type: which
 // values a request may give, how a value is shown in a response, and the
 // prefix of its node_id. There is one value of it per data type (rulesOf);
-// validation (parseValue), the response encoder (appendItem) and the wire
-// type (fieldValue) all read it, so a data type is changed, or added, here
-// alone.
+// validation (parseValue) and the response encoder (appendItem) read it, so a
+// data type is changed, or added, here alone.
 type dataTypeRules struct {
 	// nodeIDPrefix begins the node_id of a value of the data type.
 	nodeIDPrefix string
@@ -30,11 +33,9 @@ type dataTypeRules struct {
 	// the store's form, or a message that says what f accepts.
 	parse func(f *Field, raw []byte) (Value, string)
 	// appendValue appends the JSON of the response's "value" member and of
-	// the members that follow it, as encoding/json writes them for what
-	// setValue sets; appendValue allocates nothing.
+	// the members that follow it (the selected options of a select field);
+	// appendValue allocates nothing.
 	appendValue func(buf []byte, f *Field, v *Value) []byte
-	// setValue sets the Value of item, and its option members.
-	setValue func(item *FieldValue, f *Field, v *Value)
 }
 
 // hasOptions reports whether fields of data type t have options: whether t
@@ -47,21 +48,25 @@ func hasOptions(t DataType) bool {
 // rulesOf returns the rules of data type t, or nil for an unknown one.
 func rulesOf(t DataType) *dataTypeRules {
 	switch t {
-	case Text:
+	case DataTypeText:
 		return &textRules
-	case SingleSelect:
+	case DataTypeSingleSelect:
 		return &singleSelectRules
-	case MultiSelect:
+	case DataTypeMultiSelect:
 		return &multiSelectRules
-	case Number:
+	case DataTypeNumber:
 		return &numberRules
-	case Date:
+	case DataTypeDate:
 		return &dateRules
 	}
 	return nil
 }
 
-// textRules: a string of 1 to MaxTextLength characters.
+// maxTextLength is the most characters (Unicode code points) of a text
+// value.
+const maxTextLength = 1024
+
+// textRules: a string of 1 to maxTextLength characters.
 var textRules = dataTypeRules{
 	nodeIDPrefix: "IFT_",
 	parse: func(f *Field, raw []byte) (Value, string) {
@@ -73,14 +78,13 @@ var textRules = dataTypeRules{
 			return v, fieldIs(f) + `: value must be valid Unicode, without a \u escape of half a surrogate pair.`
 		}
 		s := stringValue(raw)
-		if n := utf8.RuneCountInString(s); n < 1 || n > MaxTextLength {
-			return v, fmt.Sprintf("%s: value must be 1 to %d characters long, not %d.", fieldIs(f), MaxTextLength, n)
+		if n := utf8.RuneCountInString(s); n < 1 || n > maxTextLength {
+			return v, fmt.Sprintf("%s: value must be 1 to %d characters long, not %d.", fieldIs(f), maxTextLength, n)
 		}
 		v.Text = s
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Text) },
-	setValue:    func(item *FieldValue, _ *Field, v *Value) { item.Value = v.Text },
 }
 
 // numberRules: a JSON number that fits a float64.
@@ -99,7 +103,6 @@ var numberRules = dataTypeRules{
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.Float(buf, v.Number) },
-	setValue:    func(item *FieldValue, _ *Field, v *Value) { item.Value = v.Number },
 }
 
 // dateRules: a calendar date written "YYYY-MM-DD".
@@ -118,7 +121,6 @@ var dateRules = dataTypeRules{
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Date) },
-	setValue:    func(item *FieldValue, _ *Field, v *Value) { item.Value = v.Date },
 }
 
 // singleSelectRules: the name of one option in a request; its ID as the
@@ -143,11 +145,6 @@ var singleSelectRules = dataTypeRules{
 		buf = strconv.AppendInt(buf, o.ID, 10)
 		buf = append(buf, `,"single_select_option":`...)
 		return appendOption(buf, o)
-	},
-	setValue: func(item *FieldValue, f *Field, v *Value) {
-		o := firstSelected(f, v)
-		item.Value = o.ID
-		item.SingleSelectOption = &FieldValueOption{ID: o.ID, Name: o.Name, Color: o.Color}
 	},
 }
 
@@ -184,16 +181,6 @@ var multiSelectRules = dataTypeRules{
 		}
 		return append(buf, ']')
 	},
-	setValue: func(item *FieldValue, f *Field, v *Value) {
-		var names []string
-		for _, o := range f.Options {
-			if selected(&o, v.OptionIDs) {
-				item.MultiSelectOptions = append(item.MultiSelectOptions, FieldValueOption{ID: o.ID, Name: o.Name, Color: o.Color})
-				names = append(names, o.Name)
-			}
-		}
-		item.Value = strings.Join(names, ",")
-	},
 }
 
 // shown reports whether value v of field f has something to show: a field
@@ -205,7 +192,7 @@ func shown(f *Field, v *Value) bool {
 }
 
 // firstSelected returns the first of f's options that v selects, or nil.
-func firstSelected(f *Field, v *Value) *Option {
+func firstSelected(f *Field, v *Value) *FieldOption {
 	for i := range f.Options {
 		if o := &f.Options[i]; selected(o, v.OptionIDs) {
 			return o
@@ -215,11 +202,199 @@ func firstSelected(f *Field, v *Value) *Option {
 }
 
 // selected reports whether o is among ids.
-func selected(o *Option, ids []int64) bool {
+func selected(o *FieldOption, ids []int64) bool {
 	for _, id := range ids {
 		if o.ID == id {
 			return true
 		}
 	}
 	return false
+}
+
+// parseValue checks raw, the value of one request item, against field f and
+// returns it in the store's form, or a message that says what f accepts. It
+// checks what every data type shares and leaves the rest to the data type's
+// rules. raw is valid JSON without surrounding whitespace.
+func parseValue(f *Field, raw []byte, allowArrays bool) (Value, string) {
+	v := Value{FieldID: f.ID}
+	rules := rulesOf(f.DataType)
+	switch {
+	case raw[0] == 'n':
+		return v, fieldIs(f) + ": value must not be null. To remove a field's value, use DELETE on .../issue-field-values/{issue_field_id}."
+	case rules != nil && rules.takesArray && !allowArrays:
+		return v, fieldIs(f) + ", which set (PUT) cannot write: use add (POST) with an array of option names."
+	case raw[0] == '[' && (rules == nil || !rules.takesArray):
+		return v, fieldIs(f) + ": an array is accepted only for multi_select fields."
+	case rules == nil:
+		return v, fieldIs(f) + ", which this server cannot write."
+	}
+	return rules.parse(f, raw)
+}
+
+// parseOptionNames parses the value of a multi_select field: raw must be a
+// non-empty array of distinct option names of f. The stored option IDs are in
+// f's option order.
+func parseOptionNames(f *Field, raw []byte) (Value, string) {
+	v := Value{FieldID: f.ID}
+	notNames := func() (Value, string) {
+		return v, fmt.Sprintf("%s: value must be a non-empty array of option names from %s.", fieldIs(f), optionNames(f))
+	}
+	if raw[0] != '[' {
+		return notNames()
+	}
+	var stack [16]int64
+	picked := stack[:0]
+	var msg string
+	eachElement(raw, func(elem []byte) {
+		if msg != "" {
+			return
+		}
+		if elem[0] != '"' {
+			_, msg = notNames()
+			return
+		}
+		switch o := optionNamed(f, elem); {
+		case o == nil:
+			msg = fmt.Sprintf("%s with no option named %q; valid names are %s.", fieldIs(f), stringValue(elem), optionNames(f))
+		case slices.Contains(picked, o.ID):
+			msg = fmt.Sprintf("%s: option %q is listed more than once.", fieldIs(f), o.Name)
+		default:
+			picked = append(picked, o.ID)
+		}
+	})
+	if msg != "" {
+		return v, msg
+	}
+	if len(picked) == 0 {
+		return notNames()
+	}
+	v.OptionIDs = make([]int64, 0, len(picked))
+	for _, o := range f.Options {
+		if slices.Contains(picked, o.ID) {
+			v.OptionIDs = append(v.OptionIDs, o.ID)
+		}
+	}
+	return v, ""
+}
+
+// fieldIs begins the messages about f's value: Field "Priority" is a
+// single_select field.
+func fieldIs(f *Field) string {
+	return fmt.Sprintf("Field %q is a %s field", f.Name, f.DataType)
+}
+
+// isCalendarDate reports whether s is a real calendar date written
+// YYYY-MM-DD.
+func isCalendarDate(s string) bool {
+	if len(s) != len("2006-01-02") || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	year, okY := digits(s[0:4])
+	month, okM := digits(s[5:7])
+	day, okD := digits(s[8:10])
+	if !okY || !okM || !okD || month < 1 || month > 12 || day < 1 {
+		return false
+	}
+	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	return t.Day() == day && int(t.Month()) == month
+}
+
+// digits parses s, which must be decimal digits only.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// hasLoneSurrogate reports whether the JSON string raw has a \u escape of a
+// UTF-16 surrogate that is not half of a pair, which encoding/json would
+// silently turn into U+FFFD.
+func hasLoneSurrogate(raw json.RawMessage) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character
+		if i >= len(raw) || raw[i] != 'u' {
+			continue
+		}
+		switch r := escapedRune(raw, i+1); {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+6 >= len(raw) || raw[i+5] != '\\' || raw[i+6] != 'u' {
+				return true
+			}
+			if low := escapedRune(raw, i+7); low < 0xDC00 || low > 0xDFFF {
+				return true
+			}
+			i += 6 // the low half, checked here
+		}
+		i += 4
+	}
+	return false
+}
+
+// escapedRune returns the UTF-16 code unit written as four hex digits at
+// raw[i:], or -1.
+func escapedRune(raw []byte, i int) rune {
+	if i+4 > len(raw) {
+		return -1
+	}
+	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 16)
+	if err != nil {
+		return -1
+	}
+	return rune(n)
+}
+
+// fieldByID returns the field with the given ID, or nil.
+func fieldByID(fields []Field, id int64) *Field {
+	for i := range fields {
+		if fields[i].ID == id {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+// optionNamed returns f's option whose name is exactly the JSON string raw,
+// or nil. A name without escapes is compared as it is, without a copy.
+func optionNamed(f *Field, raw []byte) *FieldOption {
+	inner := raw[1 : len(raw)-1]
+	escaped := bytes.IndexByte(inner, '\\') >= 0
+	var decoded string
+	if escaped {
+		decoded = stringValue(raw)
+	}
+	for i := range f.Options {
+		if escaped && f.Options[i].Name == decoded || !escaped && f.Options[i].Name == string(inner) {
+			return &f.Options[i]
+		}
+	}
+	return nil
+}
+
+// optionNames lists f's option names for a message: "High", "Low".
+func optionNames(f *Field) string {
+	quoted := make([]string, len(f.Options))
+	for i, o := range f.Options {
+		quoted[i] = strconv.Quote(o.Name)
+	}
+	return strings.Join(quoted, ", ")
+}
+
+// optionByID returns f's option id, or nil.
+func optionByID(f *Field, id int64) *FieldOption {
+	for i := range f.Options {
+		if f.Options[i].ID == id {
+			return &f.Options[i]
+		}
+	}
+	return nil
 }

@@ -13,15 +13,16 @@
 //	DELETE /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values/{issue_field_id}
 //
 // When the Store is also a FieldManager, the same handler serves the
-// organization's field management routes (docs/field-management.md):
+// organization's field management routes:
 //
 //	GET    /orgs/{org}/issue-fields
 //	POST   /orgs/{org}/issue-fields
 //	PATCH  /orgs/{org}/issue-fields/{issue_field_id}
 //	DELETE /orgs/{org}/issue-fields/{issue_field_id}
 //
-// It takes a Store, which keeps the data, and a TokenVerifier, which turns
-// bearer tokens into principals. A host application mounts it under any path:
+// It takes a Store, which keeps the data, a TokenVerifier, which turns bearer
+// tokens into principals, and optionally a Notifier, which hears of every
+// write. A host application mounts it under any path:
 //
 //	mux.Handle("/api/", http.StripPrefix("/api", h))
 //
@@ -31,26 +32,36 @@
 //
 // # Errors and their statuses
 //
-// A Store, a TokenVerifier or a Principal's Permissions function reports what
+// A Store, a TokenVerifier or a Principal's permission functions report what
 // happened with sentinel errors, wrapped or not, that the handler turns into
 // statuses:
 //
 //	ErrBadCredentials   401 Bad credentials
 //	ErrNotFound         404 Not Found
 //	ErrIssueDeleted     410 Gone for a list, 404 for a write
-//	ErrVersionConflict  retried; 503 when it keeps happening
 //	ErrUnavailable      503 with Retry-After
 //	any other error     500, with the cause logged and never shown
 //
 // Every error body is JSON: {"message", "documentation_url", "status"}, with
-// "errors" (a list of FieldError) for 422 and "code" for 503.
+// "errors" for 422 and "code" for 503.
+//
+// # Writing a store
+//
+// A Store has two methods: Snapshot reads everything a request needs in one
+// step, and UpdateValues applies a change to one issue's values atomically.
+// The handler decides everything else (what add, set and delete mean,
+// validation, who may), so a store only stores; the storetest package checks
+// a Store against the contract written beside the interface. The memstore
+// package is the in-memory Store.
 //
 // # Security
 //
 // There is no anonymous write: a Handler cannot be built without a
 // TokenVerifier, and every write needs a principal with write permission and
-// push access. Access is decided by one function before the request body is
-// read or the issue is looked up (Authorize, AuthorizeOrganization), so a caller without access learns nothing
-// about issues or fields; a private repository the caller may not see is
-// answered exactly as one that does not exist. Tokens are never logged.
+// push access. Access is decided by one function for the values routes and one
+// for the field management routes, before the request body is read and
+// before anything about an issue or a field is told, so a caller without
+// access learns nothing about them; a private repository the caller may not
+// see is answered exactly as one that does not exist. Tokens are never
+// logged.
 package issuefields

@@ -10,8 +10,9 @@ import (
 
 // The API's responses are encoded by hand rather than with encoding/json:
 // a list is the hot path of the API, and this encoding allocates nothing. It
-// writes exactly what encoding/json writes for FieldValue (with HTML escaping
-// off); encode_test.go checks that for every data type.
+// writes exactly what encoding/json writes for the response items of the
+// API's schema (with HTML escaping off); encode_internal_test.go checks that
+// for every data type.
 
 // renderable is one value that a response shows, with its field.
 type renderable struct {
@@ -33,8 +34,8 @@ func renderables(dst []renderable, fields []Field, values []Value) []renderable 
 	return dst
 }
 
-// appendItem appends the JSON object of value v of field f on issue, as
-// FieldValue encodes it.
+// appendItem appends the JSON object of value v of field f on issue: one item
+// of a list.
 func appendItem(buf []byte, issue IssueKey, f *Field, v *Value) []byte {
 	buf = append(buf, `{"issue_field_id":`...)
 	buf = strconv.AppendInt(buf, f.ID, 10)
@@ -50,7 +51,7 @@ func appendItem(buf []byte, issue IssueKey, f *Field, v *Value) []byte {
 }
 
 // appendOption appends the JSON object of option o.
-func appendOption(buf []byte, o *Option) []byte {
+func appendOption(buf []byte, o *FieldOption) []byte {
 	buf = append(buf, `{"id":`...)
 	buf = strconv.AppendInt(buf, o.ID, 10)
 	buf = append(buf, `,"name":`...)
@@ -71,4 +72,12 @@ func appendNodeID(buf []byte, issue IssueKey, field *Field) []byte {
 	b = binary.AppendUvarint(b, uint64(field.ID))
 	buf = append(buf, rulesOf(field.DataType).nodeIDPrefix...)
 	return base64.RawURLEncoding.AppendEncode(buf, b)
+}
+
+// fieldNodeID returns the node_id of field id: "IF_" and the base64url
+// encoding of the ID. It is opaque, URL-safe and the same wherever the field
+// appears.
+func fieldNodeID(id int64) string {
+	var raw [binary.MaxVarintLen64]byte
+	return "IF_" + base64.RawURLEncoding.EncodeToString(binary.AppendUvarint(raw[:0], uint64(id)))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,11 +30,63 @@ var trickyStrings = []string{
 	"<html> & 'single'", "line\u2028and\u2029para", "émoji 😀 ünïcödé", "bad \xff\xfe utf-8", "\xe2\x80",
 }
 
+// responseItem is a list item as the API's schema describes it, for
+// encoding/json to encode: the reference that appendItem must match.
+type responseItem struct {
+	IssueFieldID       int64            `json:"issue_field_id"`
+	IssueFieldName     string           `json:"issue_field_name"`
+	NodeID             string           `json:"node_id"`
+	DataType           DataType         `json:"data_type"`
+	Value              any              `json:"value"`
+	SingleSelectOption *responseOption  `json:"single_select_option,omitempty"`
+	MultiSelectOptions []responseOption `json:"multi_select_options,omitempty"`
+}
+
+type responseOption struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Color string `json:"color"`
+}
+
+// referenceItem returns the item of value v of field f on issue as the
+// contract (§2) describes it, or nil when the field shows no option of v.
+func referenceItem(issue IssueKey, f *Field, v *Value) *responseItem {
+	item := &responseItem{IssueFieldID: f.ID, IssueFieldName: f.Name,
+		NodeID: string(appendNodeID(nil, issue, f)), DataType: f.DataType}
+	var names []string
+	for _, o := range f.Options {
+		if slices.Contains(v.OptionIDs, o.ID) {
+			item.MultiSelectOptions = append(item.MultiSelectOptions, responseOption{o.ID, o.Name, o.Color})
+			names = append(names, o.Name)
+		}
+	}
+	switch f.DataType {
+	case DataTypeText:
+		item.Value = v.Text
+	case DataTypeNumber:
+		item.Value = v.Number
+	case DataTypeDate:
+		item.Value = v.Date
+	case DataTypeSingleSelect:
+		if len(item.MultiSelectOptions) == 0 {
+			return nil
+		}
+		o := item.MultiSelectOptions[0]
+		item.Value, item.SingleSelectOption, item.MultiSelectOptions = o.ID, &o, nil
+	case DataTypeMultiSelect:
+		if len(names) == 0 {
+			return nil
+		}
+		item.Value = strings.Join(names, ",")
+	}
+	return item
+}
+
 // TestAppendItemMatchesEncodingJSON checks the hand-written encoding against
-// encoding/json's encoding of FieldValue, for every data type.
+// encoding/json's encoding of the reference item, for every data type.
 func TestAppendItemMatchesEncodingJSON(t *testing.T) {
 	issue := IssueKey{RepositoryID: 1296269, Number: 1347}
-	options := []Option{{ID: 1, Name: "High", Color: "red"}, {ID: 2, Name: `Lo"w`, Color: "gr\neen"}, {ID: 1 << 62, Name: "Mid,dle", Color: ""}}
+	options := []FieldOption{{ID: 1, Name: "High", Color: "red"}, {ID: 2, Name: `Lo"w`, Color: "gr\neen"}, {ID: 1 << 62, Name: "Mid,dle", Color: ""}}
 	type tc struct {
 		field Field
 		value Value
@@ -41,25 +94,25 @@ func TestAppendItemMatchesEncodingJSON(t *testing.T) {
 	var cases []tc
 	for _, s := range trickyStrings {
 		cases = append(cases,
-			tc{Field{ID: 1, Name: s, DataType: Text}, Value{Text: s}},
-			tc{Field{ID: 4, Name: "Due", DataType: Date}, Value{Date: "2025-12-25"}},
-			tc{Field{ID: 2, Name: "Priority", DataType: SingleSelect, Options: []Option{{ID: 9, Name: s, Color: s}}}, Value{OptionIDs: []int64{9}}},
+			tc{Field{ID: 1, Name: s, DataType: DataTypeText}, Value{Text: s}},
+			tc{Field{ID: 4, Name: "Due", DataType: DataTypeDate}, Value{Date: "2025-12-25"}},
+			tc{Field{ID: 2, Name: "Priority", DataType: DataTypeSingleSelect, Options: []FieldOption{{ID: 9, Name: s, Color: s}}}, Value{OptionIDs: []int64{9}}},
 		)
 	}
 	for _, n := range []float64{0, 5, -3, 0.1, 42.5, 1e20, 1e21, 1e-6, 1e-7, 123456789e-15, -1.5e-10, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, 1 << 53} {
-		cases = append(cases, tc{Field{ID: 3, Name: "Points", DataType: Number}, Value{Number: n}})
+		cases = append(cases, tc{Field{ID: 3, Name: "Points", DataType: DataTypeNumber}, Value{Number: n}})
 	}
 	cases = append(cases,
-		tc{Field{ID: 2, Name: "Priority", DataType: SingleSelect, Options: options}, Value{OptionIDs: []int64{1 << 62}}},
-		tc{Field{ID: 5, Name: "Labels", DataType: MultiSelect, Options: options}, Value{OptionIDs: []int64{2}}},
-		tc{Field{ID: 5, Name: "Labels", DataType: MultiSelect, Options: options}, Value{OptionIDs: []int64{1 << 62, 1, 2}}},
-		tc{Field{ID: 1 << 62, Name: "Big", DataType: Text}, Value{Text: "x"}},
+		tc{Field{ID: 2, Name: "Priority", DataType: DataTypeSingleSelect, Options: options}, Value{OptionIDs: []int64{1 << 62}}},
+		tc{Field{ID: 5, Name: "Labels", DataType: DataTypeMultiSelect, Options: options}, Value{OptionIDs: []int64{2}}},
+		tc{Field{ID: 5, Name: "Labels", DataType: DataTypeMultiSelect, Options: options}, Value{OptionIDs: []int64{1 << 62, 1, 2}}},
+		tc{Field{ID: 1 << 62, Name: "Big", DataType: DataTypeText}, Value{Text: "x"}},
 	)
 	for _, c := range cases {
 		c.value.FieldID = c.field.ID
-		want := fieldValue(issue, &c.field, &c.value)
+		want := referenceItem(issue, &c.field, &c.value)
 		if want == nil {
-			t.Fatalf("fieldValue(%+v, %+v) shows nothing", c.field, c.value)
+			t.Fatalf("referenceItem(%+v, %+v) shows nothing", c.field, c.value)
 		}
 		got := string(appendItem(nil, issue, &c.field, &c.value))
 		if w := encodingJSON(t, want); got != w {
@@ -73,15 +126,15 @@ func TestAppendItemMatchesEncodingJSON(t *testing.T) {
 func TestRenderListMatchesEncodingJSON(t *testing.T) {
 	issue := IssueKey{RepositoryID: 7, Number: 3}
 	fields := []Field{
-		{ID: 1, Name: "Notes", DataType: Text},
-		{ID: 2, Name: "Gone", DataType: SingleSelect, Options: []Option{{ID: 5, Name: "A"}}},
-		{ID: 3, Name: "Points", DataType: Number},
+		{ID: 1, Name: "Notes", DataType: DataTypeText},
+		{ID: 2, Name: "Gone", DataType: DataTypeSingleSelect, Options: []FieldOption{{ID: 5, Name: "A"}}},
+		{ID: 3, Name: "Points", DataType: DataTypeNumber},
 	}
 	for _, values := range [][]Value{nil, {{FieldID: 3, Number: 2}, {FieldID: 1, Text: "n"}, {FieldID: 2, OptionIDs: []int64{99}}, {FieldID: 42, Text: "no field"}}} {
-		var want []FieldValue = []FieldValue{}
+		want := []responseItem{}
 		for i := range fields {
 			if v, ok := valueOf(values, fields[i].ID); ok {
-				if item := fieldValue(issue, &fields[i], v); item != nil {
+				if item := referenceItem(issue, &fields[i], v); item != nil {
 					want = append(want, *item)
 				}
 			}
@@ -130,13 +183,13 @@ func FuzzAppendFloat(f *testing.F) {
 // value of each data type with encoding/json's encoding of the same items.
 func BenchmarkEncodeList(b *testing.B) {
 	issue := IssueKey{RepositoryID: 1296269, Number: 1347}
-	options := []Option{{ID: 1, Name: "Frontend", Color: "blue"}, {ID: 2, Name: "Backend", Color: "green"}}
+	options := []FieldOption{{ID: 1, Name: "Frontend", Color: "blue"}, {ID: 2, Name: "Backend", Color: "green"}}
 	fields := []Field{
-		{ID: 1, Name: "Notes", DataType: Text},
-		{ID: 2, Name: "Priority", DataType: SingleSelect, Options: options},
-		{ID: 3, Name: "Points", DataType: Number},
-		{ID: 4, Name: "Due", DataType: Date},
-		{ID: 5, Name: "Labels", DataType: MultiSelect, Options: options},
+		{ID: 1, Name: "Notes", DataType: DataTypeText},
+		{ID: 2, Name: "Priority", DataType: DataTypeSingleSelect, Options: options},
+		{ID: 3, Name: "Points", DataType: DataTypeNumber},
+		{ID: 4, Name: "Due", DataType: DataTypeDate},
+		{ID: 5, Name: "Labels", DataType: DataTypeMultiSelect, Options: options},
 	}
 	values := []Value{{FieldID: 1, Text: "Needs a design review"}, {FieldID: 2, OptionIDs: []int64{1}},
 		{FieldID: 3, Number: 42.5}, {FieldID: 4, Date: "2025-12-25"}, {FieldID: 5, OptionIDs: []int64{1, 2}}}
@@ -150,10 +203,10 @@ func BenchmarkEncodeList(b *testing.B) {
 		b.ReportAllocs()
 		var buf bytes.Buffer
 		for b.Loop() {
-			items := make([]FieldValue, 0, len(values))
+			items := make([]responseItem, 0, len(values))
 			for i := range fields {
 				if v, ok := valueOf(values, fields[i].ID); ok {
-					items = append(items, *fieldValue(issue, &fields[i], v))
+					items = append(items, *referenceItem(issue, &fields[i], v))
 				}
 			}
 			buf.Reset()

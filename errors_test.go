@@ -38,39 +38,18 @@ func (s *faultyStore) fail(method string) bool {
 	return true
 }
 
-func (s *faultyStore) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	if s.fail("Repository") {
-		return issuefields.Repository{}, s.err
+func (s *faultyStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	if s.fail("Snapshot") {
+		return issuefields.Snapshot{}, s.err
 	}
-	return s.Store.Repository(ctx, owner, name)
+	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *faultyStore) Issue(ctx context.Context, repo issuefields.Repository, number int64) (issuefields.Issue, error) {
-	if s.fail("Issue") {
-		return issuefields.Issue{}, s.err
-	}
-	return s.Store.Issue(ctx, repo, number)
-}
-
-func (s *faultyStore) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
-	if s.fail("Fields") {
-		return nil, s.err
-	}
-	return s.Store.Fields(ctx, repo)
-}
-
-func (s *faultyStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	if s.fail("Values") {
-		return nil, "", s.err
-	}
-	return s.Store.Values(ctx, key)
-}
-
-func (s *faultyStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	if s.fail("CompareAndSwap") {
+func (s *faultyStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	if s.fail("UpdateValues") {
 		return "", s.err
 	}
-	return s.Store.CompareAndSwap(ctx, key, expected, values)
+	return s.Store.UpdateValues(ctx, key, change)
 }
 
 // Store errors whose text must never reach a client.
@@ -108,11 +87,8 @@ func TestStoreFailures(t *testing.T) {
 	put := request{"PUT", "", writeBody(fieldItem(estimateID, `1`))}
 	del := request{"DELETE", "/" + itoa(dueID), ""}
 	methods := map[string][]request{
-		"Repository":     {get, post, del},
-		"Issue":          {get, put},
-		"Fields":         {get, post, del},
-		"Values":         {get, put, del},
-		"CompareAndSwap": {post, put, del},
+		"Snapshot":     {get, post, put, del},
+		"UpdateValues": {post, put, del},
 	}
 	for _, method := range slices.Sorted(maps.Keys(methods)) {
 		for _, storeErr := range []error{errStoreDown, errStoreBroken} {
@@ -121,7 +97,7 @@ func TestStoreFailures(t *testing.T) {
 					s := &faultyStore{Store: newFixtureStore(t), failing: method, err: storeErr}
 					var log bytes.Buffer
 					h := newConfiguredHandler(t, issuefields.Config{Store: s, Logger: slog.New(slog.NewJSONHandler(&log, nil))})
-					key := issueKeyOf(t, s.Store, org, publicRepo, 1)
+					key := issueAt(org, publicRepo, 1)
 					before, version := readStored(t, s.Store, key)
 
 					r := do(t, h, rq.method, valuesPath(org, publicRepo, 1)+rq.suffix, writerToken, rq.body)
@@ -159,39 +135,6 @@ func TestStoreFailures(t *testing.T) {
 	}
 }
 
-// TestVersionConflicts checks that a write that keeps losing the
-// compare-and-set is retried, then answered 503 with nothing changed.
-func TestVersionConflicts(t *testing.T) {
-	for _, rq := range []struct{ method, suffix, body string }{
-		{"POST", "", writeBody(fieldItem(notesID, `"changed"`))},
-		{"PUT", "", writeBody(fieldItem(notesID, `"changed"`))},
-		{"DELETE", "/" + itoa(notesID), ""},
-	} {
-		t.Run(rq.method, func(t *testing.T) {
-			s := &faultyStore{Store: newFixtureStore(t), failing: "CompareAndSwap",
-				err: fmt.Errorf("someone else wrote: %w", issuefields.ErrVersionConflict)}
-			h := newConfiguredHandler(t, issuefields.Config{Store: s})
-			key := issueKeyOf(t, s.Store, org, publicRepo, 1)
-			before, version := readStored(t, s.Store, key)
-			r := do(t, h, rq.method, valuesPath(org, publicRepo, 1)+rq.suffix, writerToken, rq.body)
-			var e errorResponse
-			r.json(t, &e)
-			if r.status != http.StatusServiceUnavailable || e.Code != "service_unavailable" || r.header.Get("Retry-After") == "" {
-				t.Errorf("%d, Retry-After %q, body %s; want 503 service_unavailable with Retry-After", r.status, r.header.Get("Retry-After"), r.body)
-			}
-			if strings.Contains(r.body, "someone else") {
-				t.Errorf("the answer shows the store's error: %s", r.body)
-			}
-			if n := s.calls.Load(); n < 2 {
-				t.Errorf("CompareAndSwap was tried %d times; a conflict is retried", n)
-			}
-			if after, afterVersion := readStored(t, s.Store, key); afterVersion != version || !cmp.Equal(before, after) {
-				t.Errorf("the store changed: %+v became %+v", before, after)
-			}
-		})
-	}
-}
-
 // TestErrorBodyShape checks the members of every kind of error body.
 func TestErrorBodyShape(t *testing.T) {
 	values := valuesPath(org, publicRepo, 1)
@@ -214,8 +157,8 @@ func TestErrorBodyShape(t *testing.T) {
 		{name: "validation", method: "POST", target: values, body: writeBody(fieldItem(99, "1")), status: 422, extra: []string{"errors"}},
 		{name: "moved", method: "GET", target: valuesPath(org, "old-name", 1), status: 301, extra: []string{"url"}},
 		{name: "moved, write", method: "PUT", target: valuesPath(org, "old-name", 1), body: writeBody(), status: 307, extra: []string{"url"}},
-		{name: "unavailable", method: "GET", target: values, failing: "Values", storeErr: errStoreDown, status: 503, extra: []string{"code"}},
-		{name: "internal", method: "GET", target: values, failing: "Values", storeErr: errStoreBroken, status: 500},
+		{name: "unavailable", method: "GET", target: values, failing: "Snapshot", storeErr: errStoreDown, status: 503, extra: []string{"code"}},
+		{name: "internal", method: "GET", target: values, failing: "Snapshot", storeErr: errStoreBroken, status: 500},
 	}
 	for _, docURL := range []string{"", "https://docs.example.test/issue-field-values"} {
 		for _, tc := range cases {
@@ -250,7 +193,7 @@ func TestErrorBodyShape(t *testing.T) {
 				}
 				wantDoc := docURL
 				if wantDoc == "" {
-					wantDoc = issuefields.DefaultDocumentationURL
+					wantDoc = "https://docs.github.com/rest/issues/issue-field-values"
 				}
 				if doc, _ := body["documentation_url"].(string); !strings.HasPrefix(doc, wantDoc) {
 					t.Errorf("documentation_url %q, want %q or an anchor in it", doc, wantDoc)

@@ -9,17 +9,12 @@ import (
 	"sync/atomic"
 )
 
-// etagOf returns the entity tag of the values of issue: it changes whenever
-// the store's version of the values changes, and whenever a field definition
-// that the response is rendered from (a name, an option) changes, which
-// fieldsHash, the fieldsSum of those definitions, stands for. It names the
-// issue too, since a store's versions need to tell apart only the states of
-// one issue.
-func etagOf(issue IssueKey, version Version, fieldsHash uint64) string {
-	return formatETag(etagSumOf(issue, version, fieldsHash))
-}
-
-// etagSumOf returns the hash that etagOf formats.
+// etagSumOf returns the hash of the entity tag of the values of issue, which
+// formatETag writes: it changes whenever the store's version of the values
+// changes, and whenever a field definition that the response is rendered
+// from (a name, an option) changes, which fieldsHash, the fieldsSum of those
+// definitions, stands for. It names the issue too, since a store's versions
+// need to tell apart only the states of one issue.
 func etagSumOf(issue IssueKey, version Version, fieldsHash uint64) uint64 {
 	h := newETagHash()
 	h.addInt(issue.RepositoryID)

@@ -9,8 +9,8 @@ import "testing"
 func TestFieldSumsRemembersOnlyTheSameSlice(t *testing.T) {
 	sums := newFieldSums()
 	fields := []Field{
-		{ID: 1, Name: "Notes", DataType: Text},
-		{ID: 2, Name: "Priority", DataType: SingleSelect, Options: []Option{{ID: 21, Name: "High", Color: "red"}}},
+		{ID: 1, Name: "Notes", DataType: DataTypeText},
+		{ID: 2, Name: "Priority", DataType: DataTypeSingleSelect, Options: []FieldOption{{ID: 21, Name: "High", Color: "red"}}},
 	}
 	if got, want := sums.of(fields), fieldsSum(fields); got != want {
 		t.Fatalf("first sum = %x, want fieldsSum's %x", got, want)

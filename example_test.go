@@ -18,8 +18,8 @@ import (
 func exampleStore() *memstore.Store {
 	s := memstore.New()
 	_ = s.AddOrganization("octo-org")
-	_ = s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.SingleSelect,
-		Options: []issuefields.Option{{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Low", Color: "green"}}})
+	_ = s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Low", Color: "green"}}})
 	_, _ = s.AddRepository("octo-org", "hello-world", false)
 	_ = s.AddIssue("octo-org", "hello-world", 1)
 	return s

@@ -50,12 +50,12 @@ const (
 )
 
 var fixtureFields = []issuefields.Field{
-	{ID: notesID, Name: "Notes", DataType: issuefields.Text},
-	{ID: priorityID, Name: "Priority", DataType: issuefields.SingleSelect, Options: []issuefields.Option{
+	{ID: notesID, Name: "Notes", DataType: issuefields.DataTypeText},
+	{ID: priorityID, Name: "Priority", DataType: issuefields.DataTypeSingleSelect, Options: []issuefields.FieldOption{
 		{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Medium", Color: "yellow"}, {ID: 13, Name: "Low", Color: "green"}}},
-	{ID: estimateID, Name: "Estimate", DataType: issuefields.Number},
-	{ID: dueID, Name: "Due", DataType: issuefields.Date},
-	{ID: labelsID, Name: "Labels", DataType: issuefields.MultiSelect, Options: []issuefields.Option{
+	{ID: estimateID, Name: "Estimate", DataType: issuefields.DataTypeNumber},
+	{ID: dueID, Name: "Due", DataType: issuefields.DataTypeDate},
+	{ID: labelsID, Name: "Labels", DataType: issuefields.DataTypeMultiSelect, Options: []issuefields.FieldOption{
 		{ID: 51, Name: "Frontend", Color: "blue"}, {ID: 52, Name: "Backend", Color: "green"}, {ID: 53, Name: "Docs", Color: "gray"}}},
 }
 

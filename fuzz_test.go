@@ -42,7 +42,7 @@ func FuzzRequestBody(f *testing.F) {
 	s := newFixtureStore(f)
 	h := newConfiguredHandler(f, issuefields.Config{Store: s, MaxBodyBytes: fuzzBodyLimit,
 		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: -1}})
-	key := issueKeyOf(f, s, org, publicRepo, 1)
+	key := issueAt(org, publicRepo, 1)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if surrogateOrReplacementEscape.Match(body) || bytes.Contains(body, []byte("\uFFFD")) {
 			// encoding/json, which judgeBody reads with, turns a lone
@@ -193,7 +193,7 @@ func streamVerdict(body []byte) int {
 		if len(stack) > 0 {
 			top = stack[len(stack)-1]
 		}
-		if top != nil && top.items && top.count == issuefields.MaxItems {
+		if top != nil && top.items && top.count == maxItems {
 			offset := int(dec.InputOffset())
 			rest := bytes.TrimLeft(body[offset:], " \t\r\n")
 			if len(rest) > 0 && rest[0] == ',' {
@@ -276,24 +276,24 @@ func judgeItem(raw any, post bool, seen map[int64]bool) (issuefields.Value, bool
 		return 0, false
 	}
 	switch field.DataType {
-	case issuefields.Text:
+	case issuefields.DataTypeText:
 		s, ok := value.(string)
 		if n := utf8.RuneCountInString(s); !ok || n < 1 || n > 1024 {
 			return out, false
 		}
 		out.Text = s
-	case issuefields.SingleSelect:
+	case issuefields.DataTypeSingleSelect:
 		id, ok := optionID(value)
 		if _, isString := value.(string); !ok || !isString {
 			return out, false
 		}
 		out.OptionIDs = []int64{id}
-	case issuefields.Number:
+	case issuefields.DataTypeNumber:
 		n, ok := value.(json.Number)
 		if !ok || json.Unmarshal([]byte(n), &out.Number) != nil {
 			return out, false
 		}
-	case issuefields.Date:
+	case issuefields.DataTypeDate:
 		s, _ := value.(string)
 		m := dateLayout.FindStringSubmatch(s)
 		if m == nil {
@@ -310,7 +310,7 @@ func judgeItem(raw any, post bool, seen map[int64]bool) (issuefields.Value, bool
 			return out, false
 		}
 		out.Date = s
-	case issuefields.MultiSelect:
+	case issuefields.DataTypeMultiSelect:
 		names, ok := value.([]any)
 		if !post || !ok || len(names) == 0 {
 			return out, false

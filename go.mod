@@ -6,3 +6,5 @@ require (
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/time v0.14.0
 )
+
+require golang.org/x/text v0.34.0 // indirect

@@ -43,7 +43,7 @@ func TestAPIVersionHeader(t *testing.T) {
 				if got := r.header.Get("X-Service-Api-Version-Selected"); got != tc.selected {
 					t.Errorf("%s: X-Service-Api-Version-Selected %q, want %q", rq.method, got, tc.selected)
 				}
-				values, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, 2))
+				values, _ := readStored(t, s, issueAt(org, publicRepo, 2))
 				if rq.method == "POST" && (len(values) == 1) != (tc.status == http.StatusOK) {
 					t.Errorf("POST answered %d and the store holds %+v", r.status, values)
 				}
@@ -197,7 +197,7 @@ func TestRequestIDs(t *testing.T) {
 func TestPermissionsHeaderOnEveryAnswer(t *testing.T) {
 	const read, write = "issues=read", "issues=write; pull_requests=write"
 	issue1 := valuesPath(org, publicRepo, 1)
-	s := &panickingStore{Store: newFixtureStore(t), method: "Values", message: "boom"}
+	s := &panickingStore{Store: newFixtureStore(t), method: "Snapshot", message: "boom"}
 	h := newConfiguredHandler(t, issuefields.Config{Store: s})
 	check := func(r response, what string, status int, want string) {
 		t.Helper()
@@ -255,7 +255,7 @@ func TestConflictingAPIVersionHeaders(t *testing.T) {
 			if r.status != tc.status {
 				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.body)
 			}
-			values, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, 2))
+			values, _ := readStored(t, s, issueAt(org, publicRepo, 2))
 			if (len(values) == 1) != (tc.status == http.StatusOK) {
 				t.Errorf("answered %d and the store holds %+v", r.status, values)
 			}

@@ -11,15 +11,50 @@ import (
 	"github.com/issuefields/issuefields/memstore"
 )
 
-// errorResponse is an error body as a client decodes it.
+// errorResponse is an error body of the values routes as a client decodes
+// it.
 type errorResponse struct {
-	Message          string                   `json:"message"`
-	DocumentationURL string                   `json:"documentation_url"`
-	Status           string                   `json:"status"`
-	Code             string                   `json:"code"`
-	URL              string                   `json:"url"`
-	Errors           []issuefields.FieldError `json:"errors"`
+	Message          string            `json:"message"`
+	DocumentationURL string            `json:"documentation_url"`
+	Status           string            `json:"status"`
+	Code             string            `json:"code"`
+	URL              string            `json:"url"`
+	Errors           []validationError `json:"errors"`
 }
+
+// validationError is one item of the errors of a 422 of the values routes.
+type validationError struct {
+	Resource string `json:"resource"`
+	Field    string `json:"field"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Index    *int   `json:"index"`
+}
+
+// listItem is one item of a list of values, as a client decodes it.
+type listItem struct {
+	IssueFieldID       int64                `json:"issue_field_id"`
+	IssueFieldName     string               `json:"issue_field_name"`
+	NodeID             string               `json:"node_id"`
+	DataType           issuefields.DataType `json:"data_type"`
+	Value              any                  `json:"value"`
+	SingleSelectOption *listOption          `json:"single_select_option,omitempty"`
+	MultiSelectOptions []listOption         `json:"multi_select_options,omitempty"`
+}
+
+// listOption is a selected option of a list item.
+type listOption struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Color string `json:"color"`
+}
+
+// Bounds and defaults that the documentation gives.
+const (
+	defaultMaxBodyBytes = 1 << 20 // Config.MaxBodyBytes
+	defaultPerPage      = 30      // a list without per_page
+	maxItems            = 25      // items of one write
+)
 
 // writeBody returns a request body that writes items, each a JSON object.
 func writeBody(items ...string) string {
@@ -31,28 +66,26 @@ func fieldItem(id int, value string) string {
 	return fmt.Sprintf(`{"field_id":%d,"value":%s}`, id, value)
 }
 
-// issueKeyOf returns the store key of issue number of owner/repo.
-func issueKeyOf(t testing.TB, s issuefields.Store, owner, repo string, number int64) issuefields.IssueKey {
-	t.Helper()
-	r, err := s.Repository(context.Background(), owner, repo)
-	if err != nil {
-		t.Fatalf("Repository(%q, %q): %v", owner, repo, err)
-	}
-	is, err := s.Issue(context.Background(), r, number)
-	if err != nil {
-		t.Fatalf("Issue(%q/%q#%d): %v", owner, repo, number, err)
-	}
-	return is.Key()
+// anIssue names an issue by its repository's owner and name and its number.
+type anIssue struct {
+	owner, repo string
+	number      int64
 }
 
-// readStored returns what s holds for key, and its version.
-func readStored(t testing.TB, s issuefields.Store, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version) {
+// issueAt names issue number of owner/repo.
+func issueAt(owner, repo string, number int64) anIssue { return anIssue{owner, repo, number} }
+
+// readStored returns what s holds for the issue is, and its version.
+func readStored(t testing.TB, s issuefields.Store, is anIssue) ([]issuefields.Value, issuefields.Version) {
 	t.Helper()
-	values, version, err := s.Values(context.Background(), key)
-	if err != nil {
-		t.Fatalf("Values(%+v): %v", key, err)
+	snap, err := s.Snapshot(context.Background(), is.owner, is.repo, is.number)
+	if err == nil {
+		err = snap.IssueErr
 	}
-	return values, version
+	if err != nil {
+		t.Fatalf("Snapshot(%q, %q, %d): %v", is.owner, is.repo, is.number, err)
+	}
+	return snap.Values, snap.Version
 }
 
 // newConfiguredHandler returns a handler for cfg, with the fixture's verifier
@@ -107,7 +140,7 @@ func newWideStore(t testing.TB, n, filled int) *memstore.Store {
 	}
 	must(s.AddOrganization(wideOrg))
 	for i := 1; i <= n; i++ {
-		must(s.AddField(wideOrg, issuefields.Field{ID: int64(i), Name: fmt.Sprintf("Field %d", i), DataType: issuefields.Text}))
+		must(s.AddField(wideOrg, issuefields.Field{ID: int64(i), Name: fmt.Sprintf("Field %d", i), DataType: issuefields.DataTypeText}))
 	}
 	_, err := s.AddRepository(wideOrg, wideRepo, false)
 	must(err)
@@ -124,7 +157,7 @@ func newWideStore(t testing.TB, n, filled int) *memstore.Store {
 // fieldIDs returns the issue_field_id of each item of a list body.
 func fieldIDs(t testing.TB, r response) []int64 {
 	t.Helper()
-	var items []issuefields.FieldValue
+	var items []listItem
 	r.json(t, &items)
 	ids := make([]int64, len(items))
 	for i, it := range items {

@@ -2,9 +2,8 @@ package issuefields
 
 import "sync"
 
-// DefaultListCacheBytes is the memory that a Handler's rendered lists may take
-// when Config.ListCacheBytes is zero.
-const DefaultListCacheBytes = 8 << 20
+// listCacheBytes is the memory that a Handler's rendered lists may take.
+const listCacheBytes = 8 << 20
 
 // renderedList is the whole list of an issue's values, rendered from one
 // version of the values and the organization's fields, with its ETag, which

@@ -6,13 +6,13 @@ import (
 )
 
 // cachedFieldsFixture are the fields the cache tests render from.
-var cachedFieldsFixture = []Field{{ID: 1, Name: "Notes", DataType: Text}}
+var cachedFieldsFixture = []Field{{ID: 1, Name: "Notes", DataType: DataTypeText}}
 
 // TestListCacheAnswersOnlyTheSameETag checks that a kept list is reused for
 // the same issue and ETag, whichever slice holds the fields, and for nothing
 // else: another version, a renamed field, another issue.
 func TestListCacheAnswersOnlyTheSameETag(t *testing.T) {
-	c := newListCache(DefaultListCacheBytes)
+	c := newListCache(listCacheBytes)
 	issue := IssueKey{RepositoryID: 1, Number: 1}
 	values := []Value{{FieldID: 1, Text: "first"}}
 	fields := cachedFieldsFixture
@@ -21,7 +21,7 @@ func TestListCacheAnswersOnlyTheSameETag(t *testing.T) {
 	if got := c.list(issue, etagSumOf(issue, "1", fieldsSum(copied)), copied, values); got != kept {
 		t.Errorf("the same version and a copy of the same fields rendered the list again")
 	}
-	renamed := []Field{{ID: 1, Name: "Renamed", DataType: Text}}
+	renamed := []Field{{ID: 1, Name: "Renamed", DataType: DataTypeText}}
 	for name, call := range map[string]func() *renderedList{
 		"another version": func() *renderedList { return c.list(issue, etagSumOf(issue, "2", fieldsSum(fields)), fields, values) },
 		"a renamed field": func() *renderedList { return c.list(issue, etagSumOf(issue, "1", fieldsSum(renamed)), renamed, values) },

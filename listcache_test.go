@@ -6,16 +6,16 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-// TestListCacheChangesNoAnswer checks that a handler that keeps its rendered
-// lists answers exactly as one that keeps none (ListCacheBytes < 0): the same
-// bodies and Link headers, through writes, deletes and pages, and the ETags
-// that one that keeps none gives for the same store. (Two stores never give
-// the same ETag.)
+// TestListCacheChangesNoAnswer checks that a handler that keeps the lists it
+// rendered answers, through writes, deletes and pages, exactly as handlers
+// that never saw the store before: the same bodies and Link headers as one
+// over a store with the same data, and the ETags that a new handler over the
+// same store gives. (Two stores never give the same ETag.)
 func TestListCacheChangesNoAnswer(t *testing.T) {
 	store := newFixtureStore(t)
 	cached := newConfiguredHandler(t, issuefields.Config{Store: store})
-	viewer := newConfiguredHandler(t, issuefields.Config{Store: store, ListCacheBytes: -1})
-	uncached := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t), ListCacheBytes: -1})
+	viewer := func() *issuefields.Handler { return newConfiguredHandler(t, issuefields.Config{Store: store}) }
+	uncached := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t)})
 	path := valuesPath(org, publicRepo, 1)
 	steps := []struct{ method, target, body string }{
 		{"GET", path, ""},
@@ -39,7 +39,7 @@ func TestListCacheChangesNoAnswer(t *testing.T) {
 		if s.method != "GET" {
 			list = path
 		}
-		if tag := do(t, viewer, "GET", list, writerToken, "").header.Get("ETag"); got.header.Get("ETag") != tag {
+		if tag := do(t, viewer(), "GET", list, writerToken, "").header.Get("ETag"); got.header.Get("ETag") != tag {
 			t.Errorf("%s %s: ETag %q, want %q", s.method, s.target, got.header.Get("ETag"), tag)
 		}
 		if got.status != want.status || got.body != want.body {

@@ -3,8 +3,32 @@ package issuefields
 import (
 	"context"
 	"crypto/rand"
+	"log/slog"
 	"time"
 )
+
+// A Notifier is told of every write that committed and changed something:
+// exactly one event per such write, none for a write that was refused, failed
+// or changed nothing.
+//
+// The handler calls Notify after the write committed and before it answers,
+// from many goroutines at once, with a context that the client's disconnect
+// does not cancel, bounded by Config.NotifyTimeout; the context carries the
+// writer's Principal (see PrincipalFromContext). An error or a panic is
+// logged and never changes the answer, since the write has happened. Notify
+// should hand slow work to a queue of its own, as the webhook package does,
+// because the client waits for it. The Event and everything it points to
+// belong to the Notifier once Notify is called.
+type Notifier interface {
+	Notify(ctx context.Context, e Event) error
+}
+
+// NotifierFunc adapts an ordinary function to the Notifier interface, as
+// http.HandlerFunc does for http.Handler.
+type NotifierFunc func(ctx context.Context, e Event) error
+
+// Notify calls f(ctx, e).
+func (f NotifierFunc) Notify(ctx context.Context, e Event) error { return f(ctx, e) }
 
 // Action is what a write did to an issue's values.
 type Action string
@@ -19,123 +43,76 @@ const (
 // Event tells that a write committed and changed an issue's values.
 type Event struct {
 	// ID identifies the event; it is unique.
-	ID string `json:"id"`
+	ID string
 	// Action is the operation that made the change.
-	Action Action `json:"action"`
-	// Time is when the change was committed.
-	Time time.Time `json:"time"`
-	// Repository is the repository of the issue, under its current name.
-	Repository EventRepository `json:"repository"`
-	// IssueNumber is the number of the issue in Repository.
-	IssueNumber int64 `json:"issue_number"`
-	// IssueURL is the issue's absolute API URL under the handler's base URL
-	// (scheme, host and mount prefix of the write's request), as in
-	// https://api.example.com/repos/octo-org/hello-world/issues/1.
-	IssueURL string `json:"issue_url"`
-	// Actor is who made the change.
-	Actor EventActor `json:"actor"`
+	Action Action
+	// Time is when the change was committed, in UTC.
+	Time time.Time
+	// Issue is the issue that changed, in its repository under its current
+	// name.
+	Issue Issue
+	// Actor is who made the change: the Principal that the TokenVerifier
+	// returned for the request's token.
+	Actor *Principal
 	// Changes lists every field whose value changed, in the organization's
 	// field order.
-	Changes []FieldChange `json:"changes"`
+	Changes []FieldChange
 }
 
-// EventRepository names the repository of an Event.
-type EventRepository struct {
-	ID      int64  `json:"id"`
-	Owner   string `json:"owner"`
-	Name    string `json:"name"`
-	Private bool   `json:"private"`
-}
-
-// EventActor is the principal that made the change of an Event.
-type EventActor struct {
-	Login string    `json:"login"`
-	Kind  TokenKind `json:"token_kind"`
-}
-
-// FieldChange is the change of one field's value, before and after, in the
-// format of the API's response items.
+// FieldChange is the change of one field's value on the issue of an Event.
 type FieldChange struct {
-	FieldID int64 `json:"field_id"`
-	// FieldNodeID is the field's node_id (Field.NodeID), FieldName its name
-	// and DataType its data type, so that a change names its field even
-	// when it has no value before or after.
-	FieldNodeID string   `json:"field_node_id"`
-	FieldName   string   `json:"field_name"`
-	DataType    DataType `json:"data_type"`
-	// Before is the value before the change, or nil if the field had none.
-	Before *FieldValue `json:"before"`
-	// After is the value after the change, or nil if the field has none now.
-	After *FieldValue `json:"after"`
+	// Field is the field's definition when the write committed.
+	Field Field
+	// Before is the value before the change, or nil if the field had none;
+	// After is the value after it, or nil if the field has none now. At
+	// least one of them is not nil, and they differ.
+	Before, After *Value
 }
 
-// A Notifier is told of every write that committed and changed something:
-// exactly one event per such write, none for a write that was refused, failed
-// or changed nothing.
-//
-// The handler calls Notify after the write committed and before it answers,
-// from many goroutines at once, with a context that the client's disconnect
-// does not cancel, bounded by Config.NotifyTimeout; the context carries the
-// writer's Principal (see PrincipalFromContext). An error or a panic is
-// logged and never changes the answer, since the write has happened. Notify
-// should hand slow work to a queue of its own, as the webhook package does,
-// because the client waits for it.
-type Notifier interface {
-	Notify(ctx context.Context, e Event) error
-}
-
-// NotifierFunc adapts an ordinary function to the Notifier interface, as
-// http.HandlerFunc does for http.Handler.
-type NotifierFunc func(ctx context.Context, e Event) error
-
-// Notify calls f(ctx, e).
-func (f NotifierFunc) Notify(ctx context.Context, e Event) error { return f(ctx, e) }
-
-// DiscardNotifier is a Notifier that drops every event. It is the default of
-// Config.Notifier; with it, the handler does not build events at all.
-var DiscardNotifier Notifier = discardNotifier{}
-
-type discardNotifier struct{}
-
-func (discardNotifier) Notify(context.Context, Event) error { return nil }
-
-// newEvent describes the committed write result of action on issue, whose API
-// URL is issueURL, by principal, with the changes in fields' order.
-func newEvent(action Action, issue Issue, issueURL string, principal *Principal, fields []Field, result commitResult) Event {
-	repo := issue.Repository
-	e := Event{
-		ID:          rand.Text(),
-		Action:      action,
-		Time:        time.Now().UTC(),
-		Repository:  EventRepository{ID: repo.ID, Owner: repo.Owner, Name: repo.Name, Private: repo.Private},
-		IssueNumber: issue.Number,
-		IssueURL:    issueURL,
-		Actor:       EventActor{Login: principal.Login, Kind: principal.Kind},
-	}
-	key := issue.Key()
+// newEvent describes the committed write w of action on issue by principal:
+// the changes, in the order of fields, from before to after.
+func newEvent(action Action, issue Issue, principal *Principal, fields []Field, before, after []Value) Event {
+	e := Event{ID: rand.Text(), Action: action, Time: time.Now().UTC(), Issue: issue, Actor: principal}
 	for i := range fields {
 		f := &fields[i]
-		before, hadBefore := valueOf(result.before, f.ID)
-		after, hasAfter := valueOf(result.after, f.ID)
-		if hadBefore && hasAfter && sameValue(before, after) || !hadBefore && !hasAfter {
+		b, hadBefore := valueOf(before, f.ID)
+		a, hasAfter := valueOf(after, f.ID)
+		if hadBefore && hasAfter && sameValue(b, a) || !hadBefore && !hasAfter {
 			continue
 		}
-		e.Changes = append(e.Changes, FieldChange{
-			FieldID:     f.ID,
-			FieldNodeID: f.NodeID(),
-			FieldName:   f.Name,
-			DataType:    f.DataType,
-			Before:      renderPointer(key, f, before, hadBefore),
-			After:       renderPointer(key, f, after, hasAfter),
-		})
+		change := FieldChange{Field: *f}
+		if hadBefore {
+			change.Before = copyValue(b)
+		}
+		if hasAfter {
+			change.After = copyValue(a)
+		}
+		e.Changes = append(e.Changes, change)
 	}
 	return e
 }
 
-// renderPointer returns the response item of v, or nil when there is no value.
-func renderPointer(key IssueKey, f *Field, v *Value, ok bool) *FieldValue {
-	if !ok {
-		return nil
+// copyValue returns a copy of v that shares no memory with it.
+func copyValue(v *Value) *Value {
+	c := *v
+	c.OptionIDs = append([]int64(nil), v.OptionIDs...)
+	return &c
+}
+
+// notify gives e to the notifier, with a context that the client's disconnect
+// does not cancel, bounded by the notify timeout. The write has committed:
+// a failure or a panic of the notifier is logged and changes nothing else.
+func (h *Handler) notify(ctx context.Context, requestID string, e Event) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.notifyTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.LogAttrs(ctx, slog.LevelError, "notifier panicked",
+				slog.String("request_id", requestID), slog.String("event_id", e.ID), slog.Any("panic", p))
+		}
+	}()
+	if err := h.notifier.Notify(ctx, e); err != nil {
+		h.log.LogAttrs(ctx, slog.LevelError, "notifier failed",
+			slog.String("request_id", requestID), slog.String("event_id", e.ID), slog.Any("error", err))
 	}
-	return fieldValue(key, f, v)
 }

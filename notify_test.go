@@ -3,7 +3,6 @@ package issuefields_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -53,65 +52,27 @@ func newNotifyingHandler(t testing.TB) (*issuefields.Handler, *memstore.Store, *
 	return h, s, events
 }
 
-// listedItems lists the values of issue number of org/publicRepo and
-// returns each item, decoded as a client decodes JSON, by its field ID.
-func listedItems(t testing.TB, h http.Handler, number int) map[int64]any {
-	t.Helper()
-	r := do(t, h, "GET", valuesPath(org, publicRepo, number), writerToken, "")
-	if r.status != http.StatusOK {
-		t.Fatalf("GET: status %d: %s", r.status, r.body)
-	}
-	var items []map[string]any
-	r.json(t, &items)
-	byID := map[int64]any{}
-	for _, item := range items {
-		byID[int64(item["issue_field_id"].(float64))] = item
-	}
-	return byID
-}
-
-// asClientSees returns v, encoded to JSON and decoded as a client decodes
-// it, or nil for a nil v.
-func asClientSees(t testing.TB, v *issuefields.FieldValue) any {
-	t.Helper()
-	if v == nil {
-		return nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var decoded any
-	if err := json.Unmarshal(b, &decoded); err != nil {
-		t.Fatal(err)
-	}
-	return decoded
-}
-
-// The values of the fixture's issue 1 as events carry them, but for their
-// node IDs.
+// The values of the fixture's issue 1, as the store holds them.
 var (
-	highPriority = &issuefields.FieldValue{IssueFieldID: priorityID, IssueFieldName: "Priority", DataType: issuefields.SingleSelect,
-		Value: int64(11), SingleSelectOption: &issuefields.FieldValueOption{ID: 11, Name: "High", Color: "red"}}
-	fiveEstimate = &issuefields.FieldValue{IssueFieldID: estimateID, IssueFieldName: "Estimate", DataType: issuefields.Number, Value: float64(5)}
-	christmasDue = &issuefields.FieldValue{IssueFieldID: dueID, IssueFieldName: "Due", DataType: issuefields.Date, Value: "2025-12-25"}
-	twoLabels    = &issuefields.FieldValue{IssueFieldID: labelsID, IssueFieldName: "Labels", DataType: issuefields.MultiSelect,
-		Value: "Frontend,Backend", MultiSelectOptions: []issuefields.FieldValueOption{{ID: 51, Name: "Frontend", Color: "blue"}, {ID: 52, Name: "Backend", Color: "green"}}}
+	highPriority = &issuefields.Value{FieldID: priorityID, OptionIDs: []int64{11}}
+	fiveEstimate = &issuefields.Value{FieldID: estimateID, Number: 5}
+	christmasDue = &issuefields.Value{FieldID: dueID, Date: "2025-12-25"}
+	twoLabels    = &issuefields.Value{FieldID: labelsID, OptionIDs: []int64{51, 52}}
 )
 
 // fieldChange is the change of the fixture field id from before to after.
-func fieldChange(id int64, before, after *issuefields.FieldValue) issuefields.FieldChange {
+func fieldChange(id int64, before, after *issuefields.Value) issuefields.FieldChange {
 	for _, f := range fixtureFields {
 		if f.ID == id {
-			return issuefields.FieldChange{FieldID: id, FieldNodeID: f.NodeID(), FieldName: f.Name, DataType: f.DataType, Before: before, After: after}
+			return issuefields.FieldChange{Field: f, Before: before, After: after}
 		}
 	}
 	panic(fmt.Sprintf("no fixture field %d", id))
 }
 
 // TestEventContents checks the one event of each kind of write: its action,
-// repository, issue, actor, and per changed field the value before and after
-// in the format of the API's response items, nothing for unchanged fields.
+// issue, actor, and per changed field its definition and the value before
+// and after, nothing for unchanged fields.
 func TestEventContents(t *testing.T) {
 	tests := []struct {
 		name           string
@@ -120,35 +81,32 @@ func TestEventContents(t *testing.T) {
 		token, body    string
 		wantStatus     int
 		wantAction     issuefields.Action
-		wantActor      issuefields.EventActor
+		wantLogin      string
+		wantKind       issuefields.TokenKind
 		wantChanges    []issuefields.FieldChange
 	}{
 		{
 			name: "add of a new field", method: "POST", number: 2, token: writerToken,
 			body:       writeBody(fieldItem(notesID, `"First note"`)),
 			wantStatus: http.StatusOK, wantAction: issuefields.ActionAdded,
-			wantActor: issuefields.EventActor{Login: "writer", Kind: issuefields.FineGrainedPersonalAccessToken},
-			wantChanges: []issuefields.FieldChange{fieldChange(notesID, nil,
-				&issuefields.FieldValue{IssueFieldID: notesID, IssueFieldName: "Notes", DataType: issuefields.Text, Value: "First note"})},
+			wantLogin: "writer", wantKind: issuefields.FineGrainedPersonalAccessToken,
+			wantChanges: []issuefields.FieldChange{fieldChange(notesID, nil, &issuefields.Value{FieldID: notesID, Text: "First note"})},
 		},
 		{
 			name: "add that changes a value and repeats another", method: "POST", number: 1, token: appUserToken,
 			body:       writeBody(fieldItem(estimateID, `5`), fieldItem(priorityID, `"Medium"`)),
 			wantStatus: http.StatusOK, wantAction: issuefields.ActionAdded,
-			wantActor: issuefields.EventActor{Login: "app-user", Kind: issuefields.AppUserToken},
-			wantChanges: []issuefields.FieldChange{fieldChange(priorityID, highPriority,
-				&issuefields.FieldValue{IssueFieldID: priorityID, IssueFieldName: "Priority", DataType: issuefields.SingleSelect,
-					Value: int64(12), SingleSelectOption: &issuefields.FieldValueOption{ID: 12, Name: "Medium", Color: "yellow"}})},
+			wantLogin: "app-user", wantKind: issuefields.AppUserToken,
+			wantChanges: []issuefields.FieldChange{fieldChange(priorityID, highPriority, &issuefields.Value{FieldID: priorityID, OptionIDs: []int64{12}})},
 		},
 		{
 			name: "set that removes fields", method: "PUT", number: 1, token: prWriterToken,
 			body:       writeBody(fieldItem(notesID, `"Needs a design review"`), fieldItem(estimateID, `8`)),
 			wantStatus: http.StatusOK, wantAction: issuefields.ActionSet,
-			wantActor: issuefields.EventActor{Login: "pr-bot[bot]", Kind: issuefields.AppInstallationToken},
+			wantLogin: "pr-bot[bot]", wantKind: issuefields.AppInstallationToken,
 			wantChanges: []issuefields.FieldChange{
 				fieldChange(priorityID, highPriority, nil),
-				fieldChange(estimateID, fiveEstimate,
-					&issuefields.FieldValue{IssueFieldID: estimateID, IssueFieldName: "Estimate", DataType: issuefields.Number, Value: float64(8)}),
+				fieldChange(estimateID, fiveEstimate, &issuefields.Value{FieldID: estimateID, Number: 8}),
 				fieldChange(dueID, christmasDue, nil),
 				fieldChange(labelsID, twoLabels, nil),
 			},
@@ -156,54 +114,43 @@ func TestEventContents(t *testing.T) {
 		{
 			name: "delete", method: "DELETE", suffix: "/" + itoa(labelsID), number: 1, token: writerToken,
 			wantStatus: http.StatusNoContent, wantAction: issuefields.ActionDeleted,
-			wantActor:   issuefields.EventActor{Login: "writer", Kind: issuefields.FineGrainedPersonalAccessToken},
+			wantLogin: "writer", wantKind: issuefields.FineGrainedPersonalAccessToken,
 			wantChanges: []issuefields.FieldChange{fieldChange(labelsID, twoLabels, nil)},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h, s, events := newNotifyingHandler(t)
-			repo, err := s.Repository(context.Background(), org, publicRepo)
+			snap, err := s.Snapshot(context.Background(), org, publicRepo, int64(tt.number))
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := listedItems(t, h, tt.number)
 			r := do(t, h, tt.method, valuesPath(org, publicRepo, tt.number)+tt.suffix, tt.token, tt.body)
 			if r.status != tt.wantStatus {
 				t.Fatalf("status %d, want %d: %s", r.status, tt.wantStatus, r.body)
 			}
-			after := listedItems(t, h, tt.number)
 
 			got := events.all()
 			if len(got) != 1 {
 				t.Fatalf("%d events, want 1: %+v", len(got), got)
 			}
 			e := got[0]
-			if e.ID == "" || e.Time.IsZero() {
-				t.Errorf("event without an id or a time: %+v", e)
+			if e.ID == "" || e.Time.IsZero() || e.Time.Location() != time.UTC {
+				t.Errorf("event without an id or a time in UTC: %+v", e)
+			}
+			if e.Actor == nil || e.Actor.Login != tt.wantLogin || e.Actor.Kind != tt.wantKind {
+				t.Errorf("actor %+v, want %s (%s)", e.Actor, tt.wantLogin, tt.wantKind)
 			}
 			want := issuefields.Event{
-				ID:          e.ID,
-				Time:        e.Time,
-				Action:      tt.wantAction,
-				Repository:  issuefields.EventRepository{ID: repo.ID, Owner: org, Name: publicRepo, Private: false},
-				IssueNumber: int64(tt.number),
-				IssueURL:    "http://example.com/repos/" + org + "/" + publicRepo + "/issues/" + itoa(tt.number),
-				Actor:       tt.wantActor,
-				Changes:     tt.wantChanges,
+				ID:      e.ID,
+				Time:    e.Time,
+				Action:  tt.wantAction,
+				Issue:   snap.Issue,
+				Actor:   e.Actor,
+				Changes: tt.wantChanges,
 			}
-			if diff := cmp.Diff(want, e, cmpopts.IgnoreFields(issuefields.FieldValue{}, "NodeID")); diff != "" {
+			if diff := cmp.Diff(want, e, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(issuefields.Event{}, "Actor")); diff != "" {
 				t.Errorf("event (-want +got):\n%s", diff)
-			}
-			// Before and After are exactly the items a list showed before
-			// and shows after the write, node IDs included.
-			for _, c := range e.Changes {
-				if diff := cmp.Diff(before[c.FieldID], asClientSees(t, c.Before)); diff != "" {
-					t.Errorf("field %d: Before differs from the list before the write (-list +event):\n%s", c.FieldID, diff)
-				}
-				if diff := cmp.Diff(after[c.FieldID], asClientSees(t, c.After)); diff != "" {
-					t.Errorf("field %d: After differs from the list after the write (-list +event):\n%s", c.FieldID, diff)
-				}
 			}
 		})
 	}
@@ -281,8 +228,8 @@ type cancellingStore struct {
 	cancelled bool
 }
 
-func (s *cancellingStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	v, err := s.Store.CompareAndSwap(ctx, key, expected, values)
+func (s *cancellingStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	v, err := s.Store.UpdateValues(ctx, key, change)
 	if err == nil {
 		s.cancel()
 		s.cancelled = ctx.Err() != nil
@@ -302,7 +249,7 @@ func TestNotifierContext(t *testing.T) {
 		// that comes long before the notify timeout.
 		clientTimeout time.Duration
 	}{
-		{"default timeout", 0, issuefields.DefaultNotifyTimeout, 0},
+		{"default timeout", 0, 5 * time.Second, 0},
 		{"configured timeout", 2 * time.Hour, 2 * time.Hour, 0},
 		{"client with a deadline", 2 * time.Hour, 2 * time.Hour, time.Minute},
 	}
@@ -418,7 +365,7 @@ func TestNotifierFailure(t *testing.T) {
 				s := newFixtureStore(t)
 				h := newConfiguredHandler(t, issuefields.Config{Store: s, Notifier: n.notify,
 					Logger: slog.New(slog.NewJSONHandler(&log, nil))})
-				key := issueKeyOf(t, s, org, publicRepo, 1)
+				key := issueAt(org, publicRepo, 1)
 				_, version := readStored(t, s, key)
 				path := valuesPath(org, publicRepo, 1)
 
@@ -548,7 +495,7 @@ func TestConcurrentWritesNotifyOnce(t *testing.T) {
 			t.Errorf("client %d got %d answers 200, want 1", id, applied[id])
 		}
 	}
-	got, _ := readStored(t, s, issueKeyOf(t, s, wideOrg, wideRepo, 1))
+	got, _ := readStored(t, s, issueAt(wideOrg, wideRepo, 1))
 	if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b issuefields.Value) bool { return a.FieldID < b.FieldID })); diff != "" {
 		t.Errorf("stored values (-want +got):\n%s", diff)
 	}
@@ -566,11 +513,11 @@ func TestConcurrentWritesNotifyOnce(t *testing.T) {
 			continue
 		}
 		c := e.Changes[0]
-		notified[c.FieldID]++
-		wantActor := issuefields.EventActor{Login: fmt.Sprintf("client-%d", c.FieldID), Kind: issuefields.FineGrainedPersonalAccessToken}
-		if e.Action != issuefields.ActionAdded || e.Actor != wantActor || e.IssueNumber != 1 ||
-			c.Before != nil || c.After == nil || c.After.Value != fmt.Sprintf("added by client %d", c.FieldID) {
-			t.Errorf("event %+v, change %+v: want client %d adding its field", e, c, c.FieldID)
+		id := c.Field.ID
+		notified[id]++
+		if e.Action != issuefields.ActionAdded || e.Actor == nil || e.Actor.Login != fmt.Sprintf("client-%d", id) || e.Issue.Number != 1 ||
+			c.Before != nil || c.After == nil || c.After.Text != fmt.Sprintf("added by client %d", id) {
+			t.Errorf("event %+v, change %+v: want client %d adding its field", e, c, id)
 		}
 	}
 	if len(ids) != len(all) {

@@ -18,7 +18,7 @@ import (
 	"github.com/issuefields/issuefields/memstore"
 )
 
-// gatedStore is a memstore whose Values waits at a gate until the gate is
+// gatedStore is a memstore whose Snapshot waits at a gate until the gate is
 // opened. At most capacity calls wait at once; any more go straight through,
 // so that a request that should not have reached the store shows as an
 // answer instead of a hang.
@@ -35,7 +35,7 @@ func newGatedStore(t testing.TB, capacity int) *gatedStore {
 		entered: make(chan struct{}, capacity), gate: make(chan struct{})}
 }
 
-func (s *gatedStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+func (s *gatedStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	select {
 	case <-s.gate:
 	default:
@@ -44,7 +44,7 @@ func (s *gatedStore) Values(ctx context.Context, key issuefields.IssueKey) ([]is
 			<-s.gate
 		}
 	}
-	return s.Store.Values(ctx, key)
+	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
 // checkServiceUnavailable fails the test unless r is a 503 with Retry-After
@@ -71,7 +71,7 @@ func TestMaxInFlight(t *testing.T) {
 			s := newGatedStore(t, limit)
 			h := newConfiguredHandler(t, issuefields.Config{Store: s, MaxInFlight: limit})
 			path := valuesPath(org, publicRepo, 1)
-			key := issueKeyOf(t, s.Store, org, publicRepo, 1)
+			key := issueAt(org, publicRepo, 1)
 			values, version := readStored(t, s.Store, key)
 
 			held := make(chan response, limit)
@@ -99,7 +99,7 @@ func TestMaxInFlight(t *testing.T) {
 				t.Errorf("a shed request changed the store: %+v became %+v", values, got)
 			}
 			if n := s.waiting.Load(); n != int32(limit) {
-				t.Errorf("the store's Values was called %d times, want %d: a shed request reached the store", n, limit)
+				t.Errorf("the store's Snapshot was called %d times, want %d: a shed request reached the store", n, limit)
 			}
 
 			close(s.gate)
@@ -126,18 +126,18 @@ type panickingStore struct {
 	armed           atomic.Bool
 }
 
-func (s *panickingStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	if s.method == "Values" && s.armed.Load() {
+func (s *panickingStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	if s.method == "Snapshot" && s.armed.Load() {
 		panic(s.message)
 	}
-	return s.Store.Values(ctx, key)
+	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *panickingStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	if s.method == "CompareAndSwap" && s.armed.Load() {
+func (s *panickingStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	if s.method == "UpdateValues" && s.armed.Load() {
 		panic(fmt.Errorf("%s", s.message))
 	}
-	return s.Store.CompareAndSwap(ctx, key, expected, values)
+	return s.Store.UpdateValues(ctx, key, change)
 }
 
 // Tokens of panickingVerifier.
@@ -175,13 +175,13 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 		storeMethod                 string // the store method that panics, if any
 		method, target, token, body string
 	}{
-		{"Values, list", "Values", "GET", issue1, writerToken, ""},
-		{"Values, anonymous list", "Values", "GET", issue1, "", ""},
-		{"Values, add", "Values", "POST", issue1, writerToken, writeBody(fieldItem(notesID, `"x"`))},
-		{"Values, delete", "Values", "DELETE", issue1 + "/" + itoa(notesID), writerToken, ""},
-		{"CompareAndSwap, add", "CompareAndSwap", "POST", issue1, writerToken, writeBody(fieldItem(notesID, `"x"`))},
-		{"CompareAndSwap, set", "CompareAndSwap", "PUT", issue1, writerToken, writeBody()},
-		{"CompareAndSwap, delete", "CompareAndSwap", "DELETE", issue1 + "/" + itoa(notesID), writerToken, ""},
+		{"Snapshot, list", "Snapshot", "GET", issue1, writerToken, ""},
+		{"Snapshot, anonymous list", "Snapshot", "GET", issue1, "", ""},
+		{"Snapshot, add", "Snapshot", "POST", issue1, writerToken, writeBody(fieldItem(notesID, `"x"`))},
+		{"Snapshot, delete", "Snapshot", "DELETE", issue1 + "/" + itoa(notesID), writerToken, ""},
+		{"UpdateValues, add", "UpdateValues", "POST", issue1, writerToken, writeBody(fieldItem(notesID, `"x"`))},
+		{"UpdateValues, set", "UpdateValues", "PUT", issue1, writerToken, writeBody()},
+		{"UpdateValues, delete", "UpdateValues", "DELETE", issue1 + "/" + itoa(notesID), writerToken, ""},
 		{"verifier, list", "", "GET", issue1, panicVerifyToken, ""},
 		{"verifier, add", "", "POST", issue1, panicVerifyToken, writeBody(fieldItem(notesID, `"x"`))},
 		{"Permissions, list", "", "GET", issue1, panicPermissionsToken, ""},
@@ -196,7 +196,7 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 			// must give its place back for the next one to be served.
 			h := newConfiguredHandler(t, issuefields.Config{Store: s, Verifier: panickingVerifier(marker), MaxInFlight: 1,
 				Logger: slog.New(slog.NewJSONHandler(&log, nil))})
-			key := issueKeyOf(t, s.Store, org, publicRepo, 1)
+			key := issueAt(org, publicRepo, 1)
 			values, version := readStored(t, s.Store, key)
 			// The generic answer of an internal failure: the fixture's
 			// verifier fails for brokenVerifyToken.
@@ -254,7 +254,7 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 // in the store answers the client with a 500 rather than a dropped
 // connection, and that the server goes on serving.
 func TestPanicsOverARealConnection(t *testing.T) {
-	s := &panickingStore{Store: newFixtureStore(t), method: "Values", message: "store exploded"}
+	s := &panickingStore{Store: newFixtureStore(t), method: "Snapshot", message: "store exploded"}
 	srv := httptest.NewServer(newConfiguredHandler(t, issuefields.Config{Store: s}))
 	defer srv.Close()
 	get := func() (int, error) {

@@ -1,6 +1,7 @@
 package issuefields
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -9,11 +10,11 @@ import (
 
 // Pagination of lists.
 const (
-	// DefaultPerPage is the page size of a list without per_page.
-	DefaultPerPage = 30
-	// MaxPerPage is the largest page size; a larger per_page is served as
-	// MaxPerPage.
-	MaxPerPage = 100
+	// defaultPerPage is the page size of a list without per_page.
+	defaultPerPage = 30
+	// maxPerPage is the largest page size; a larger per_page is served as
+	// maxPerPage.
+	maxPerPage = 100
 )
 
 // page is one page of a list of n items.
@@ -26,26 +27,28 @@ type page struct {
 // pageOf reads page and per_page from rawQuery. A value that is not a
 // positive integer falls back to its default, as the API is lenient here.
 func pageOf(rawQuery string, n int) page {
-	p := page{number: 1, perPage: DefaultPerPage}
+	p := page{number: 1, perPage: defaultPerPage}
 	if rawQuery != "" {
 		query, _ := url.ParseQuery(rawQuery)
 		p.number = positiveOr(query.Get("page"), 1)
-		p.perPage = min(positiveOr(query.Get("per_page"), DefaultPerPage), MaxPerPage)
+		p.perPage = min(positiveOr(query.Get("per_page"), defaultPerPage), maxPerPage)
 	}
 	p.last = max(1, (n+p.perPage-1)/p.perPage)
 	return p
 }
 
-// positiveOr parses s as a positive integer, or returns def.
+// positiveOr parses s as a positive integer, or returns def. A positive
+// integer too large for an int counts as the largest int, so that a page far
+// past the end is past the end, not the first page.
 func positiveOr(s string, def int) int {
 	if s == "" {
 		return def
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || n < 1 {
 		return def
 	}
-	return n
+	return n // Atoi gives math.MaxInt for a positive integer out of range
 }
 
 // bounds returns the half-open range of item indexes on p.

@@ -97,7 +97,7 @@ func TestMountPrefix(t *testing.T) {
 			if r := send(client, "POST", base+valuesPath(org, "old-name", 1), writeBody(fieldItem(notesID, `"followed"`))); r.status != http.StatusOK {
 				t.Errorf("POST following the redirect: %d %s", r.status, r.body)
 			}
-			if got, _ := readStored(t, s, issueKeyOf(t, s, org, "renamed", 1)); len(got) != 1 || got[0].Text != "followed" {
+			if got, _ := readStored(t, s, issueAt(org, "renamed", 1)); len(got) != 1 || got[0].Text != "followed" {
 				t.Errorf("after the redirected POST the store holds %+v", got)
 			}
 			if r := send(client, "GET", base+valuesPath(org, "old-name", 1), ""); r.status != http.StatusOK || len(fieldIDs(t, r)) != 1 {

@@ -10,13 +10,6 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Defaults of WriteLimits, selected by the zero value of each field.
-const (
-	DefaultWritesPerMinute = 80
-	DefaultWritesPerHour   = 500
-	DefaultWriteLimitKeys  = 10000
-)
-
 // WriteLimits configures the secondary rate limit on writes (add, set and
 // delete), counted per principal. A principal may write only while both the
 // per-minute and the per-hour limit allow it. Each limit is a token bucket
@@ -25,26 +18,19 @@ const (
 // selects the defaults: 80 writes a minute and 500 an hour.
 type WriteLimits struct {
 	// PerMinute is the most writes a principal may make in a minute. The
-	// zero value means DefaultWritesPerMinute; a negative value turns the
-	// per-minute limit off.
+	// zero value means 80; a negative value turns the per-minute limit off.
 	PerMinute int
 
 	// PerHour is the most writes a principal may make in an hour. The zero
-	// value means DefaultWritesPerHour; a negative value turns the per-hour
-	// limit off.
+	// value means 500; a negative value turns the per-hour limit off.
 	PerHour int
 
 	// MaxKeys is how many principals are tracked at once. When one more
 	// appears, the least recently seen is forgotten, and starts again with
 	// its full allowance if it comes back; so MaxKeys should exceed the
 	// number of principals that write within an hour. A zero or negative
-	// value means DefaultWriteLimitKeys.
+	// value means 10,000.
 	MaxKeys int
-
-	// Now is the clock. It is called with the limiter's lock held, so it
-	// must be quick and must not call back into the limiter. The zero value
-	// means time.Now.
-	Now func() time.Time
 }
 
 // writeLimiter enforces WriteLimits: a keyed pair of token buckets, the keys
@@ -54,7 +40,9 @@ type WriteLimits struct {
 type writeLimiter struct {
 	periods []writePeriod // the limits that are on; empty when all are off
 	maxKeys int
-	now     func() time.Time
+	// now is the clock; tests set another. It is called with the lock
+	// held.
+	now func() time.Time
 
 	mu    sync.Mutex
 	lru   *list.List               // of *writeBucket, most recently used first
@@ -79,18 +67,15 @@ type writeBucket struct {
 func newWriteLimiter(c WriteLimits) *writeLimiter {
 	l := &writeLimiter{
 		maxKeys: c.MaxKeys,
-		now:     c.Now,
+		now:     time.Now,
 		lru:     list.New(),
 		byKey:   make(map[string]*list.Element),
 	}
 	if l.maxKeys <= 0 {
-		l.maxKeys = DefaultWriteLimitKeys
+		l.maxKeys = defaultWriteLimitKeys
 	}
-	if l.now == nil {
-		l.now = time.Now
-	}
-	l.addPeriod(c.PerMinute, DefaultWritesPerMinute, time.Minute)
-	l.addPeriod(c.PerHour, DefaultWritesPerHour, time.Hour)
+	l.addPeriod(c.PerMinute, defaultWritesPerMinute, time.Minute)
+	l.addPeriod(c.PerHour, defaultWritesPerHour, time.Hour)
 	return l
 }
 

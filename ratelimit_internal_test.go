@@ -95,8 +95,8 @@ func trackedKeys(t *testing.T, l *writeLimiter) int {
 
 func TestWriteLimitDefaults(t *testing.T) {
 	l := newWriteLimiter(WriteLimits{})
-	if l.maxKeys != DefaultWriteLimitKeys {
-		t.Errorf("maxKeys = %d; want %d", l.maxKeys, DefaultWriteLimitKeys)
+	if l.maxKeys != defaultWriteLimitKeys {
+		t.Errorf("maxKeys = %d; want %d", l.maxKeys, defaultWriteLimitKeys)
 	}
 	if l.now == nil {
 		t.Error("now is nil; want time.Now")
@@ -105,8 +105,8 @@ func TestWriteLimitDefaults(t *testing.T) {
 		every time.Duration
 		burst int
 	}{
-		{time.Minute / DefaultWritesPerMinute, DefaultWritesPerMinute},
-		{time.Hour / DefaultWritesPerHour, DefaultWritesPerHour},
+		{time.Minute / defaultWritesPerMinute, defaultWritesPerMinute},
+		{time.Hour / defaultWritesPerHour, defaultWritesPerHour},
 	}
 	if len(l.periods) != len(want) {
 		t.Fatalf("%d limits are on; want %d", len(l.periods), len(want))
@@ -124,7 +124,7 @@ func TestWriteLimitDefaults(t *testing.T) {
 
 func TestWriteLimitPerMinute(t *testing.T) {
 	clock := newLimitClock()
-	l := newWriteLimiter(WriteLimits{Now: clock.Now})
+	l := limiterWithClock(WriteLimits{}, clock.Now)
 
 	allowN(t, l, "octocat", 80)
 	retry := refused(t, l, "octocat")
@@ -154,7 +154,7 @@ func TestWriteLimitPerHour(t *testing.T) {
 		// A per-minute limit above 500 lets 500 writes through at once,
 		// so that only the per-hour limit counts.
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerMinute: 1000, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerMinute: 1000}, clock.Now)
 
 		allowN(t, l, "octocat", 500)
 		retry := refused(t, l, "octocat")
@@ -175,7 +175,7 @@ func TestWriteLimitPerHour(t *testing.T) {
 		// 420 - (j-1) + j/7.2 < 1: j = 488, the 568th write, when
 		// 0.78 of a token is left and 0.22 more takes 1.6s.
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{Now: clock.Now})
+		l := limiterWithClock(WriteLimits{}, clock.Now)
 
 		allowN(t, l, "octocat", 80)
 		for range 487 {
@@ -194,7 +194,7 @@ func TestWriteLimitPerHour(t *testing.T) {
 func TestWriteLimitRefusalConsumesNothing(t *testing.T) {
 	t.Run("refusals", func(t *testing.T) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{Now: clock.Now})
+		l := limiterWithClock(WriteLimits{}, clock.Now)
 
 		allowN(t, l, "octocat", 80)
 		retry := refused(t, l, "octocat")
@@ -210,7 +210,7 @@ func TestWriteLimitRefusalConsumesNothing(t *testing.T) {
 
 	t.Run("per-hour refusal spares the minute", func(t *testing.T) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerMinute: 80, PerHour: 10, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerMinute: 80, PerHour: 10}, clock.Now)
 
 		allowN(t, l, "octocat", 10)
 		for range 100 {
@@ -223,7 +223,7 @@ func TestWriteLimitRefusalConsumesNothing(t *testing.T) {
 
 	t.Run("per-minute refusal spares the hour", func(t *testing.T) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerMinute: 10, PerHour: 500, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerMinute: 10, PerHour: 500}, clock.Now)
 
 		allowN(t, l, "octocat", 10)
 		for range 100 {
@@ -237,7 +237,7 @@ func TestWriteLimitRefusalConsumesNothing(t *testing.T) {
 	t.Run("retry after waits for both", func(t *testing.T) {
 		// Both limits are empty; the per-hour one takes longer.
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerMinute: 10, PerHour: 10, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerMinute: 10, PerHour: 10}, clock.Now)
 
 		allowN(t, l, "octocat", 10)
 		retry := refused(t, l, "octocat")
@@ -252,7 +252,7 @@ func TestWriteLimitRefusalConsumesNothing(t *testing.T) {
 
 func TestWriteLimitKeysSeparate(t *testing.T) {
 	clock := newLimitClock()
-	l := newWriteLimiter(WriteLimits{Now: clock.Now})
+	l := limiterWithClock(WriteLimits{}, clock.Now)
 
 	allowN(t, l, "octocat", 80)
 	refused(t, l, "octocat")
@@ -264,7 +264,7 @@ func TestWriteLimitKeysSeparate(t *testing.T) {
 func TestWriteLimitOff(t *testing.T) {
 	t.Run("per-minute off", func(t *testing.T) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerMinute: -1, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerMinute: -1}, clock.Now)
 
 		allowN(t, l, "octocat", 500)
 		checkNear(t, "retry after", refused(t, l, "octocat"), 7200*time.Millisecond)
@@ -272,7 +272,7 @@ func TestWriteLimitOff(t *testing.T) {
 
 	t.Run("per-hour off", func(t *testing.T) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerHour: -1, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerHour: -1}, clock.Now)
 
 		// 80 a minute for two hours: 9,600 writes, far over 500 an hour.
 		for range 120 {
@@ -284,7 +284,7 @@ func TestWriteLimitOff(t *testing.T) {
 
 	t.Run("both off", func(t *testing.T) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{PerMinute: -1, PerHour: -1, Now: clock.Now})
+		l := limiterWithClock(WriteLimits{PerMinute: -1, PerHour: -1}, clock.Now)
 
 		for i := range 100000 {
 			if ok, retry := l.allow("octocat"); !ok || retry != 0 {
@@ -306,13 +306,13 @@ func TestWriteLimitMemoryBounded(t *testing.T) {
 		maxKeys int
 		want    int
 	}{
-		{"default", 0, DefaultWriteLimitKeys},
-		{"negative", -1, DefaultWriteLimitKeys},
+		{"default", 0, defaultWriteLimitKeys},
+		{"negative", -1, defaultWriteLimitKeys},
 		{"1000", 1000, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newLimitClock()
-			l := newWriteLimiter(WriteLimits{MaxKeys: tc.maxKeys, Now: clock.Now})
+			l := limiterWithClock(WriteLimits{MaxKeys: tc.maxKeys}, clock.Now)
 			for i := range 100000 {
 				allowN(t, l, "principal-"+strconv.Itoa(i), 1)
 			}
@@ -328,7 +328,7 @@ func TestWriteLimitMemoryBounded(t *testing.T) {
 // long login has its own allowance, and the same login shares one.
 func TestWriteLimitLongKeys(t *testing.T) {
 	clock := newLimitClock()
-	l := newWriteLimiter(WriteLimits{PerMinute: 1, PerHour: -1, MaxKeys: 100, Now: clock.Now})
+	l := limiterWithClock(WriteLimits{PerMinute: 1, PerHour: -1, MaxKeys: 100}, clock.Now)
 	long := func(i int) string { return strings.Repeat("x", 64<<10) + strconv.Itoa(i) }
 	for i := range 1000 {
 		allowN(t, l, long(i), 1)
@@ -347,7 +347,7 @@ func TestWriteLimitLongKeys(t *testing.T) {
 }
 
 // BenchmarkWriteLimitLongKeys reports the heap that the limiter keeps after
-// DefaultWriteLimitKeys principals with 64 KiB logins have written: without
+// defaultWriteLimitKeys principals with 64 KiB logins have written: without
 // bounded keys that is about 700 MB.
 func BenchmarkWriteLimitLongKeys(b *testing.B) {
 	login := strings.Repeat("x", 64<<10)
@@ -356,7 +356,7 @@ func BenchmarkWriteLimitLongKeys(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		l := newWriteLimiter(WriteLimits{})
-		for i := range DefaultWriteLimitKeys {
+		for i := range defaultWriteLimitKeys {
 			l.allow(login + strconv.Itoa(i))
 		}
 		runtime.GC()
@@ -368,7 +368,7 @@ func BenchmarkWriteLimitLongKeys(b *testing.B) {
 
 func TestWriteLimitEvictsLeastRecentlyUsed(t *testing.T) {
 	clock := newLimitClock()
-	l := newWriteLimiter(WriteLimits{PerMinute: 1, PerHour: -1, MaxKeys: 3, Now: clock.Now})
+	l := limiterWithClock(WriteLimits{PerMinute: 1, PerHour: -1, MaxKeys: 3}, clock.Now)
 
 	allowN(t, l, "a", 1)
 	allowN(t, l, "b", 1)
@@ -386,7 +386,7 @@ func TestWriteLimitEvictsLeastRecentlyUsed(t *testing.T) {
 
 func TestWriteLimitConcurrent(t *testing.T) {
 	clock := newLimitClock()
-	l := newWriteLimiter(WriteLimits{Now: clock.Now})
+	l := limiterWithClock(WriteLimits{}, clock.Now)
 
 	var allowed atomic.Int64
 	var wg sync.WaitGroup
@@ -399,7 +399,7 @@ func TestWriteLimitConcurrent(t *testing.T) {
 					allowed.Add(1)
 				}
 				// Other keys contend for the same lock and evict
-				// nothing: far fewer than DefaultWriteLimitKeys.
+				// nothing: far fewer than defaultWriteLimitKeys.
 				l.allow("other-" + strconv.Itoa(g))
 			}
 		}()
@@ -435,7 +435,7 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 	b.Run("hot key allowed", func(b *testing.B) {
 		// Ten seconds between calls refill both limits.
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{Now: clock.Now})
+		l := limiterWithClock(WriteLimits{}, clock.Now)
 		b.ReportAllocs()
 		for b.Loop() {
 			clock.Advance(10 * time.Second)
@@ -447,8 +447,8 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 
 	b.Run("hot key refused", func(b *testing.B) {
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{Now: clock.Now})
-		for range DefaultWritesPerMinute {
+		l := limiterWithClock(WriteLimits{}, clock.Now)
+		for range defaultWritesPerMinute {
 			l.allow("octocat")
 		}
 		b.ReportAllocs()
@@ -477,12 +477,12 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 	b.Run("many keys tracked", func(b *testing.B) {
 		// 10,000 keys, all held: every call finds its key.
 		clock := newLimitClock()
-		l := newWriteLimiter(WriteLimits{Now: clock.Now})
+		l := limiterWithClock(WriteLimits{}, clock.Now)
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
 			clock.Advance(time.Millisecond)
-			l.allow(keys[i%DefaultWriteLimitKeys])
+			l.allow(keys[i%defaultWriteLimitKeys])
 			i++
 		}
 	})
@@ -498,4 +498,11 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// limiterWithClock returns the limiter of c that reads the time from now.
+func limiterWithClock(c WriteLimits, now func() time.Time) *writeLimiter {
+	l := newWriteLimiter(c)
+	l.now = now
+	return l
 }

@@ -28,12 +28,18 @@ func (c *testClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// The default limits that Config.WriteLimits documents.
+const (
+	defaultWritesPerMinute = 80
+	defaultWritesPerHour   = 500
+)
+
 // newLimitedHandler returns a handler over the fixture with the default write
 // limits on a clock the test moves.
 func newLimitedHandler(t *testing.T) (*issuefields.Handler, *testClock) {
 	clock := &testClock{now: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)}
-	h := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t),
-		WriteLimits: issuefields.WriteLimits{Now: clock.Now}})
+	h := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t)})
+	issuefields.SetWriteLimitClock(h, clock.Now)
 	return h, clock
 }
 
@@ -46,7 +52,7 @@ func alternatingWrite(i int) string {
 func TestSecondaryRateLimit(t *testing.T) {
 	h, clock := newLimitedHandler(t)
 	path := valuesPath(org, publicRepo, 2)
-	for i := range issuefields.DefaultWritesPerMinute {
+	for i := range defaultWritesPerMinute {
 		if r := do(t, h, "POST", path, writerToken, alternatingWrite(i)); r.status != http.StatusOK {
 			t.Fatalf("write %d: status %d, want 200: %s", i+1, r.status, r.body)
 		}
@@ -112,7 +118,7 @@ func TestSecondaryRateLimit(t *testing.T) {
 func TestRefusedBeforeLimit(t *testing.T) {
 	h, _ := newLimitedHandler(t)
 	path := valuesPath(org, secretRepo, 1)
-	for range 2 * issuefields.DefaultWritesPerMinute {
+	for range 2 * defaultWritesPerMinute {
 		if r := do(t, h, "POST", path, readerToken, alternatingWrite(1)); r.status != http.StatusForbidden {
 			t.Fatalf("reader's write: status %d, want 403", r.status)
 		}
@@ -127,7 +133,7 @@ func TestRefusedBeforeLimit(t *testing.T) {
 func TestRateLimitOff(t *testing.T) {
 	h := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t),
 		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: -1}})
-	for i := range issuefields.DefaultWritesPerHour + 1 {
+	for i := range defaultWritesPerHour + 1 {
 		if r := do(t, h, "POST", valuesPath(org, publicRepo, 2), writerToken, alternatingWrite(i)); r.status != http.StatusOK {
 			t.Fatalf("write %d with the limit off: status %d, want 200: %s", i+1, r.status, r.body)
 		}

@@ -41,7 +41,7 @@ func TestOwnerAndRepoMatchCaseInsensitively(t *testing.T) {
 	if r.status != http.StatusOK {
 		t.Fatalf("POST to OCTO-ORG/Hello-World: status %d: %s", r.status, r.body)
 	}
-	if got, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, 2)); len(got) != 1 || got[0].Text != "cased" {
+	if got, _ := readStored(t, s, issueAt(org, publicRepo, 2)); len(got) != 1 || got[0].Text != "cased" {
 		t.Errorf("the store holds %+v", got)
 	}
 }
@@ -67,7 +67,7 @@ func TestPathParameters(t *testing.T) {
 		probes = append(probes, probe{"field " + id, "DELETE", valuesPath(org, publicRepo, 1) + "/" + id, ""})
 	}
 	h, s := newFixtureHandler(t)
-	key := issueKeyOf(t, s, org, publicRepo, 1)
+	key := issueAt(org, publicRepo, 1)
 	before, version := readStored(t, s, key)
 	for _, p := range probes {
 		r := do(t, h, p.method, p.target, writerToken, p.body)
@@ -102,7 +102,7 @@ func TestRedirects(t *testing.T) {
 			for _, query := range []string{"", "?per_page=2&page=1&x=a%20b"} {
 				t.Run(m.name+"/"+op.method+query, func(t *testing.T) {
 					h, s := newFixtureHandler(t)
-					key := issueKeyOf(t, s, org, "renamed", 1)
+					key := issueAt(org, "renamed", 1)
 					before, version := readStored(t, s, key)
 					r := do(t, h, op.method, m.from(op.suffix)+query, writerToken, op.body)
 					want := "http://example.com" + m.to(op.suffix) + query

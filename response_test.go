@@ -193,9 +193,9 @@ func TestItemsAreInFieldOrder(t *testing.T) {
 		s := memstore.New()
 		for _, err := range []error{
 			s.AddOrganization("acme"),
-			s.AddField("acme", issuefields.Field{ID: 30, Name: "C", DataType: issuefields.Text}),
-			s.AddField("acme", issuefields.Field{ID: 10, Name: "A", DataType: issuefields.Number}),
-			s.AddField("acme", issuefields.Field{ID: 20, Name: "B", DataType: issuefields.Date}),
+			s.AddField("acme", issuefields.Field{ID: 30, Name: "C", DataType: issuefields.DataTypeText}),
+			s.AddField("acme", issuefields.Field{ID: 10, Name: "A", DataType: issuefields.DataTypeNumber}),
+			s.AddField("acme", issuefields.Field{ID: 20, Name: "B", DataType: issuefields.DataTypeDate}),
 		} {
 			if err != nil {
 				t.Fatal(err)

@@ -6,61 +6,54 @@ import (
 )
 
 // route is one operation of the API. The route table is the single source
-// for registration, the permissions header and authorization.
+// for registration, the permissions header, authorization, the rate limit
+// and the documentation anchors.
 type route struct {
 	method string
 	// path is the ServeMux pattern of the route's path.
 	path string
 	// op is what the route does, as authorization sees it.
-	op Operation
-	// hasFieldID is true when path has an {issue_field_id}.
-	hasFieldID bool
+	op operation
 	// permissions is the X-Accepted-<Vendor>-Permissions value: "," joins
 	// permissions needed together, "; " separates alternatives.
 	permissions string
-	// anchor is the operation's anchor in the documentation.
-	anchor string
-	// resolve authenticates and authorizes the caller and finds what the
-	// path names; serve then answers.
-	resolve func(*Handler, *call) error
-	serve   func(*Handler, *call) error
+	// doc is the documentation page of the route's errors, relative to the
+	// handler's documentation URL ("" for it), and anchor the route's
+	// anchor on it.
+	doc, anchor string
+	// serve answers a request that matched the route.
+	serve func(*Handler, *call) error
 }
-
-// writes reports whether rt changes something: it counts toward the
-// secondary rate limit, and some errors answer it otherwise than a list.
-func (rt *route) writes() bool { return rt.op.writes() }
 
 const (
 	valuesPath = "/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values"
 	valuePath  = valuesPath + "/{issue_field_id}"
 
-	readPermissions  = "issues=read"
-	writePermissions = "issues=write; pull_requests=write"
-
 	orgFieldsPath = "/orgs/{org}/issue-fields"
 	orgFieldPath  = orgFieldsPath + "/{issue_field_id}"
 
-	fieldsReadPermissions  = "issue_fields=read"
-	fieldsWritePermissions = "issue_fields=write"
+	// fieldsDocumentationURL is GitHub's page of the field management
+	// routes.
+	fieldsDocumentationURL = "https://docs.github.com/rest/orgs/issue-fields"
 )
 
 var routes = []*route{
-	{method: http.MethodGet, path: valuesPath, op: ListValues, permissions: readPermissions,
-		anchor: "list-issue-field-values-for-an-issue", resolve: (*Handler).resolve, serve: (*Handler).listValues},
-	{method: http.MethodPost, path: valuesPath, op: WriteValues, permissions: writePermissions,
-		anchor: "add-issue-field-values-to-an-issue", resolve: (*Handler).resolve, serve: (*Handler).addValues},
-	{method: http.MethodPut, path: valuesPath, op: WriteValues, permissions: writePermissions,
-		anchor: "set-issue-field-values-for-an-issue", resolve: (*Handler).resolve, serve: (*Handler).setValues},
-	{method: http.MethodDelete, path: valuePath, op: WriteValues, hasFieldID: true, permissions: writePermissions,
-		anchor: "delete-an-issue-field-value-from-an-issue", resolve: (*Handler).resolve, serve: (*Handler).deleteValue},
-	{method: http.MethodGet, path: orgFieldsPath, op: ListFields, permissions: fieldsReadPermissions,
-		anchor: "list-issue-fields-for-an-organization", resolve: (*Handler).resolveOrganization, serve: (*Handler).listFields},
-	{method: http.MethodPost, path: orgFieldsPath, op: ManageFields, permissions: fieldsWritePermissions,
-		anchor: "create-an-issue-field-for-an-organization", resolve: (*Handler).resolveOrganization, serve: (*Handler).createField},
-	{method: http.MethodPatch, path: orgFieldPath, op: ManageFields, hasFieldID: true, permissions: fieldsWritePermissions,
-		anchor: "update-an-issue-field-for-an-organization", resolve: (*Handler).resolveOrganization, serve: (*Handler).updateField},
-	{method: http.MethodDelete, path: orgFieldPath, op: ManageFields, hasFieldID: true, permissions: fieldsWritePermissions,
-		anchor: "delete-an-issue-field-for-an-organization", resolve: (*Handler).resolveOrganization, serve: (*Handler).deleteField},
+	{method: http.MethodGet, path: valuesPath, op: listValues, permissions: "issues=read",
+		anchor: "list-issue-field-values-for-an-issue", serve: (*Handler).listValues},
+	{method: http.MethodPost, path: valuesPath, op: writeValues, permissions: "issues=write; pull_requests=write",
+		anchor: "add-issue-field-values-to-an-issue", serve: (*Handler).addValues},
+	{method: http.MethodPut, path: valuesPath, op: writeValues, permissions: "issues=write; pull_requests=write",
+		anchor: "set-issue-field-values-for-an-issue", serve: (*Handler).setValues},
+	{method: http.MethodDelete, path: valuePath, op: writeValues, permissions: "issues=write; pull_requests=write",
+		anchor: "delete-an-issue-field-value-from-an-issue", serve: (*Handler).deleteValue},
+	{method: http.MethodGet, path: orgFieldsPath, op: listFields, permissions: "issue_fields=read",
+		doc: fieldsDocumentationURL, anchor: "list-issue-fields-for-an-organization", serve: (*Handler).listFields},
+	{method: http.MethodPost, path: orgFieldsPath, op: manageFields, permissions: "issue_fields=write",
+		doc: fieldsDocumentationURL, anchor: "create-an-issue-field-for-an-organization", serve: (*Handler).createField},
+	{method: http.MethodPatch, path: orgFieldPath, op: manageFields, permissions: "issue_fields=write",
+		doc: fieldsDocumentationURL, anchor: "update-an-issue-field-for-an-organization", serve: (*Handler).updateField},
+	{method: http.MethodDelete, path: orgFieldPath, op: manageFields, permissions: "issue_fields=write",
+		doc: fieldsDocumentationURL, anchor: "delete-an-issue-field-for-an-organization", serve: (*Handler).deleteField},
 }
 
 // registerRoutes registers every route on h.mux, a 405 answer for the other
@@ -94,4 +87,16 @@ func (h *Handler) serveNotFound(w http.ResponseWriter, r *http.Request) {
 	if h.selectVersion(w, r, nil) {
 		h.writeError(w, r, nil, ErrNotFound)
 	}
+}
+
+// documentationURL returns the documentation address of rt's errors, or the
+// handler's for a request that matched no route.
+func (h *Handler) documentationURL(rt *route) string {
+	switch {
+	case rt == nil:
+		return h.docURL
+	case rt.doc != "":
+		return rt.doc + "#" + rt.anchor
+	}
+	return h.docURL + "#" + rt.anchor
 }

@@ -13,9 +13,10 @@ import (
 	"github.com/issuefields/issuefields/memstore"
 )
 
-// recordingStore is a memstore that keeps every slice its Fields and Values
-// returned beside a deep copy made at the time, so that a test can tell
-// whether anyone changed them afterwards.
+// recordingStore is a memstore that keeps every slice of fields and values it
+// handed the handler (from Snapshot, and to the change of UpdateValues)
+// beside a deep copy made at the time, so that a test can tell whether anyone
+// changed them afterwards.
 type recordingStore struct {
 	*memstore.Store
 	mu     sync.Mutex
@@ -26,16 +27,22 @@ type recordingStore struct {
 // returned is a slice a store returned and a deep copy of it.
 type returned[T any] struct{ slice, copy []T }
 
-func (s *recordingStore) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
-	fields, err := s.Store.Fields(ctx, repo)
-	record(&s.mu, &s.fields, fields, func(f *issuefields.Field) { f.Options = slices.Clone(f.Options) })
-	return fields, err
+func (s *recordingStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	record(&s.mu, &s.fields, snap.Fields, func(f *issuefields.Field) { f.Options = slices.Clone(f.Options) })
+	s.recordValues(snap.Values)
+	return snap, err
 }
 
-func (s *recordingStore) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	values, v, err := s.Store.Values(ctx, key)
+func (s *recordingStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
+		s.recordValues(current)
+		return change(current, version)
+	})
+}
+
+func (s *recordingStore) recordValues(values []issuefields.Value) {
 	record(&s.mu, &s.values, values, func(v *issuefields.Value) { v.OptionIDs = slices.Clone(v.OptionIDs) })
-	return values, v, err
 }
 
 // record appends slice and a deep copy of it, made with cloneInner on each

@@ -56,28 +56,6 @@ func requestScheme(r *http.Request) string {
 	return "http"
 }
 
-// plainHost reports whether host is a name or an IPv4 address of letters,
-// digits, dots and hyphens, with an optional numeric port: such a host reads
-// the same after url.Parse and URL.String, so an absolute URL on it can be
-// written without them.
-func plainHost(host string) bool {
-	name, port, hasPort := strings.Cut(host, ":")
-	if name == "" || hasPort && port == "" {
-		return false
-	}
-	for _, c := range []byte(name) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	for _, c := range []byte(port) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // selfURL returns the absolute URL of the request.
 func selfURL(r *http.Request) *url.URL {
 	return absoluteURL(r, r.URL.EscapedPath(), r.URL.RawQuery)
@@ -90,24 +68,9 @@ func issuePath(repo Repository, number int64) string {
 		"/issues/" + strconv.FormatInt(number, 10)
 }
 
-// issueURL returns the absolute API URL of issue under the base URL of the
-// request r.
-func issueURL(r *http.Request, issue Issue) string {
-	path := issuePath(issue.Repository, issue.Number)
-	if plainHost(r.Host) {
-		// The escaped path and prefix read the same after parsing, too:
-		// skip the parse that absoluteURL does for any host.
-		return requestScheme(r) + "://" + r.Host + mountPrefix(r) + path
-	}
-	return absoluteURL(r, path, "").String()
-}
-
-// redirect answers that the issue of c is now issue number of repo. The new
-// URL has the same suffix and query as the request.
-func (c *call) redirect(repo Repository, number int64) error {
-	path := issuePath(repo, number) + "/issue-field-values"
-	if c.route.hasFieldID {
-		path += "/" + strconv.FormatInt(c.fieldID, 10)
-	}
-	return movedTo(absoluteURL(c.r, path, c.r.URL.RawQuery).String())
+// redirect answers that the issue of r's path is now issue number of repo,
+// at the same suffix (the field ID of a value's path) and with the same query.
+func redirect(r *http.Request, repo Repository, number int64, suffix string) error {
+	path := issuePath(repo, number) + "/issue-field-values" + suffix
+	return movedTo(absoluteURL(r, path, r.URL.RawQuery).String())
 }

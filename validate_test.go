@@ -260,7 +260,7 @@ func TestRequestBodyValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newFixtureStore(t)
 			h := newConfiguredHandler(t, issuefields.Config{Store: s, MaxBodyBytes: tableBodyLimit})
-			key := issueKeyOf(t, s, org, publicRepo, 1)
+			key := issueAt(org, publicRepo, 1)
 			before, beforeVersion := readStored(t, s, key)
 			method := tc.method
 			if method == "" {
@@ -318,13 +318,13 @@ func TestBodySizeLimit(t *testing.T) {
 	}{
 		{"exactly the limit", 100, 100, http.StatusOK},
 		{"one byte over the limit", 100, 101, http.StatusRequestEntityTooLarge},
-		{"default limit", 0, issuefields.DefaultMaxBodyBytes, http.StatusOK},
-		{"one byte over the default limit", 0, issuefields.DefaultMaxBodyBytes + 1, http.StatusRequestEntityTooLarge},
+		{"default limit", 0, defaultMaxBodyBytes, http.StatusOK},
+		{"one byte over the default limit", 0, defaultMaxBodyBytes + 1, http.StatusRequestEntityTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newFixtureStore(t)
 			h := newConfiguredHandler(t, issuefields.Config{Store: s, MaxBodyBytes: tc.limit})
-			key := issueKeyOf(t, s, org, publicRepo, 2)
+			key := issueAt(org, publicRepo, 2)
 			body := valid + strings.Repeat(" ", tc.size-len(valid))
 			r := do(t, h, "PUT", valuesPath(org, publicRepo, 2), writerToken, body)
 			if r.status != tc.status {

@@ -66,7 +66,7 @@ func TestWrites(t *testing.T) {
 			if r.status != http.StatusOK {
 				t.Fatalf("status %d: %s", r.status, r.body)
 			}
-			got, _ := readStored(t, s, issueKeyOf(t, s, org, publicRepo, int64(tc.issue)))
+			got, _ := readStored(t, s, issueAt(org, publicRepo, int64(tc.issue)))
 			if diff := cmp.Diff(tc.want, got, byFieldID, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("stored values (-want +got):\n%s", diff)
 			}
@@ -82,7 +82,7 @@ func TestWrites(t *testing.T) {
 
 func TestDelete(t *testing.T) {
 	h, s := newFixtureHandler(t)
-	key := issueKeyOf(t, s, org, publicRepo, 1)
+	key := issueAt(org, publicRepo, 1)
 	target := valuesPath(org, publicRepo, 1) + "/" + itoa(estimateID)
 	r := do(t, h, "DELETE", target, writerToken, "")
 	if r.status != http.StatusNoContent || r.body != "" {
@@ -125,7 +125,7 @@ func TestDeleteNotFound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, s := newFixtureHandler(t)
-			key := issueKeyOf(t, s, org, publicRepo, int64(tc.issue))
+			key := issueAt(org, publicRepo, int64(tc.issue))
 			before, beforeVersion := readStored(t, s, key)
 			r := do(t, h, "DELETE", valuesPath(org, publicRepo, tc.issue)+"/"+tc.field, writerToken, "")
 			if r.status != tc.status {
@@ -153,8 +153,8 @@ func TestWriteAnswersWholeList(t *testing.T) {
 	path := valuesPath(wideOrg, wideRepo, 1)
 
 	list := do(t, h, "GET", path, "", "")
-	if got := fieldIDs(t, list); len(got) != issuefields.DefaultPerPage || list.header.Get("Link") == "" {
-		t.Fatalf("a list of %d values answered %d items, Link %q; want a first page of %d", filled, len(got), list.header.Get("Link"), issuefields.DefaultPerPage)
+	if got := fieldIDs(t, list); len(got) != defaultPerPage || list.header.Get("Link") == "" {
+		t.Fatalf("a list of %d values answered %d items, Link %q; want a first page of %d", filled, len(got), list.header.Get("Link"), defaultPerPage)
 	}
 
 	r := do(t, h, "POST", path, writerToken, writeBody(fieldItem(50, `"fifty"`)))
@@ -166,19 +166,19 @@ func TestWriteAnswersWholeList(t *testing.T) {
 	}
 
 	var items []string
-	for id := 21; id <= 20+issuefields.MaxItems; id++ {
+	for id := 21; id <= 20+maxItems; id++ {
 		items = append(items, fieldItem(id, fmt.Sprintf(`"v%d"`, id)))
 	}
 	r = do(t, h, "PUT", path+"?per_page=5&page=2", writerToken, writeBody(items...))
-	if got, want := fieldIDs(t, r), idRange(21, 20+issuefields.MaxItems); r.status != http.StatusOK || !cmp.Equal(want, got) {
-		t.Errorf("PUT of %d items: status %d, field ids %v, want 200 and %v", issuefields.MaxItems, r.status, got, want)
+	if got, want := fieldIDs(t, r), idRange(21, 20+maxItems); r.status != http.StatusOK || !cmp.Equal(want, got) {
+		t.Errorf("PUT of %d items: status %d, field ids %v, want 200 and %v", maxItems, r.status, got, want)
 	}
 	if l := r.header.Get("Link"); l != "" {
 		t.Errorf("PUT answered with Link %q", l)
 	}
-	stored, _ := readStored(t, s, issueKeyOf(t, s, wideOrg, wideRepo, 1))
-	if len(stored) != issuefields.MaxItems {
-		t.Errorf("the store holds %d values after the PUT, want %d", len(stored), issuefields.MaxItems)
+	stored, _ := readStored(t, s, issueAt(wideOrg, wideRepo, 1))
+	if len(stored) != maxItems {
+		t.Errorf("the store holds %d values after the PUT, want %d", len(stored), maxItems)
 	}
 }
 
@@ -195,7 +195,7 @@ func TestWriteOfSameValuesChangesNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, s := newFixtureHandler(t)
-			key := issueKeyOf(t, s, org, publicRepo, 1)
+			key := issueAt(org, publicRepo, 1)
 			if tc.method == "PUT" {
 				// A set cannot write the multi_select field, so start without it.
 				if r := do(t, h, "DELETE", valuesPath(org, publicRepo, 1)+"/"+itoa(labelsID), writerToken, ""); r.status != http.StatusNoContent {
@@ -218,7 +218,7 @@ func TestWriteOfSameValuesChangesNothing(t *testing.T) {
 	}
 	t.Run("clearing an issue without values", func(t *testing.T) {
 		h, s := newFixtureHandler(t)
-		key := issueKeyOf(t, s, org, publicRepo, 2)
+		key := issueAt(org, publicRepo, 2)
 		_, before := readStored(t, s, key)
 		for _, method := range []string{"POST", "PUT"} {
 			if r := do(t, h, method, valuesPath(org, publicRepo, 2), writerToken, writeBody()); r.status != http.StatusOK || r.body != "[]\n" {
@@ -270,7 +270,7 @@ func TestConcurrentAddsAllLand(t *testing.T) {
 	for id := 1; id <= writers; id++ {
 		want = append(want, issuefields.Value{FieldID: int64(id), Text: fmt.Sprintf("writer %d", id)})
 	}
-	got, _ := readStored(t, s, issueKeyOf(t, s, wideOrg, wideRepo, 1))
+	got, _ := readStored(t, s, issueAt(wideOrg, wideRepo, 1))
 	if diff := cmp.Diff(want, got, byFieldID); diff != "" {
 		t.Errorf("stored values (-want +got):\n%s", diff)
 	}
@@ -281,7 +281,7 @@ func TestConcurrentAddsAllLand(t *testing.T) {
 func TestUserOwnedRepository(t *testing.T) {
 	h, s := newFixtureHandler(t)
 	path := valuesPath("octocat", "personal", 1)
-	key := issueKeyOf(t, s, "octocat", "personal", 1)
+	key := issueAt("octocat", "personal", 1)
 	_, version := readStored(t, s, key)
 	if r := do(t, h, "GET", path, "", ""); r.status != http.StatusOK || r.body != "[]\n" {
 		t.Errorf("GET: %d %s, want 200 []", r.status, r.body)

@@ -181,8 +181,8 @@ func TestFieldManagementWithRawRequests(t *testing.T) {
 	if status, body := ghAPI(t, s, writerToken, http.MethodGet, values, ""); status != http.StatusOK || !strings.Contains(body, `"issue_field_name":"Team"`) {
 		t.Errorf("read the value: %d %s", status, body)
 	}
-	if status, body := ghAPI(t, s, fieldsAdminToken, http.MethodPost, fieldsPath, `{"name":"team","data_type":"text"}`); status != http.StatusUnprocessableEntity || !strings.Contains(body, `"resource":"IssueField"`) {
-		t.Errorf("a second field named team: %d %s; want 422 from the IssueField resource", status, body)
+	if status, body := ghAPI(t, s, fieldsAdminToken, http.MethodPost, fieldsPath, `{"name":"team","data_type":"text"}`); status != http.StatusUnprocessableEntity || !strings.Contains(body, `"errors":["The organization has a field named \"Team\"`) {
+		t.Errorf("a second field named team: %d %s; want 422 with GitHub's validation-error-simple, naming the field", status, body)
 	}
 	if status, body := ghAPI(t, s, fieldsAdminToken, http.MethodDelete, fieldPath, ""); status != http.StatusNoContent || body != "" {
 		t.Errorf("delete: %d %q", status, body)

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v92/github"
 )
 
@@ -26,7 +25,7 @@ const deliveryBound = 30 * time.Second
 // A hookDelivery is one delivery as a receiver written for GitHub sees it:
 // go-github's parsed event, and what go-github's IssuesEvent leaves out of
 // the body (v92 has no issue_field or issue_field_value), read from the raw
-// body.
+// body as GitHub's schema of the event describes them.
 type hookDelivery struct {
 	id        string // X-GitHub-Delivery
 	userAgent string
@@ -35,18 +34,38 @@ type hookDelivery struct {
 	event     *github.IssuesEvent
 	field     struct {
 		IssueField struct {
-			ID       int64  `json:"id"`
-			NodeID   string `json:"node_id"`
-			Name     string `json:"name"`
-			DataType string `json:"data_type"`
+			ID        int64  `json:"id"`
+			Name      string `json:"name"`
+			FieldType string `json:"field_type"`
 		} `json:"issue_field"`
-		IssueFieldValue *github.IssueFieldValue `json:"issue_field_value"`
+		IssueFieldValue *deliveredValue `json:"issue_field_value"`
 		Changes         *struct {
 			IssueFieldValue *struct {
-				From *github.IssueFieldValue `json:"from"`
+				From *deliveredValue `json:"from"`
 			} `json:"issue_field_value"`
 		} `json:"changes"`
 	}
+}
+
+// deliveredValue is a value of a delivery: its id, then value for text, date
+// and number fields, value_id and option for single_select fields.
+type deliveredValue struct {
+	ID      int64 `json:"id"`
+	Value   any   `json:"value"`
+	ValueID int64 `json:"value_id"`
+	Option  *struct {
+		ID    int64  `json:"id"`
+		Name  string `json:"name"`
+		Color string `json:"color"`
+	} `json:"option"`
+}
+
+// shown returns what v holds: the value, or the selected option's id.
+func (v *deliveredValue) shown() any {
+	if v.Option != nil {
+		return float64(v.ValueID)
+	}
+	return v.Value
 }
 
 // startGoGitHubReceiver starts a webhook receiver that does what a receiver
@@ -101,7 +120,7 @@ type wantDelivery struct {
 	fieldID    int64
 	fieldName  string
 	dataType   string
-	value      any // nil: issue_field_value is null
+	value      any // the value of issue_field_value: a field's new value, or the one removed
 	from       any // nil: no changes.issue_field_value.from
 	hasChanges bool
 }
@@ -139,9 +158,9 @@ func TestWebhooksWithGoGitHub(t *testing.T) {
 		{action: "field_added", repo: "hello-world", issue: 2, fieldID: 1, fieldName: "Priority", dataType: "single_select",
 			value: float64(11), from: float64(13), hasChanges: true},
 		{action: "field_removed", repo: "hello-world", issue: 2, fieldID: 2, fieldName: "Estimate", dataType: "number",
-			from: 0.5, hasChanges: true},
+			value: 0.5},
 		{action: "field_removed", repo: "roadmap", private: true, issue: 1, fieldID: 3, fieldName: "Due date", dataType: "date",
-			from: "2026-06-30", hasChanges: true},
+			value: "2026-06-30"},
 	}
 
 	got := map[[2]int64]hookDelivery{} // by issue number and field id; the issues differ by repository too
@@ -180,17 +199,18 @@ func TestWebhooksWithGoGitHub(t *testing.T) {
 		t.Errorf("%d distinct X-GitHub-Delivery ids for %d deliveries, want one each", len(ids), len(want))
 	}
 
-	// A delivery's value is the item the API lists for that field, as
-	// go-github decodes both.
+	// A delivery's option is the option the API lists for that field, as
+	// go-github decodes it.
 	values, _, err := listValues(ctx, c, "octo-org", "hello-world", 2, nil)
 	if err != nil {
 		t.Fatalf("GET hello-world#2: %v", err)
 	}
-	if len(values) != 1 {
-		t.Fatalf("hello-world#2 lists %d values after the PUT, want 1", len(values))
+	if len(values) != 1 || values[0].SingleSelectOption == nil {
+		t.Fatalf("hello-world#2 lists %+v after the PUT, want one single_select value", values)
 	}
-	if diff := cmp.Diff(values[0], got[[2]int64{2, 1}].field.IssueFieldValue); diff != "" {
-		t.Errorf("delivered issue_field_value differs from the listed item (-listed +delivered):\n%s", diff)
+	listed := values[0].SingleSelectOption
+	if o := got[[2]int64{2, 1}].field.IssueFieldValue.Option; o == nil || o.ID != listed.ID || o.Name != listed.Name || o.Color != listed.Color {
+		t.Errorf("delivered option %+v, want the listed %+v", o, listed)
 	}
 }
 
@@ -222,22 +242,19 @@ func checkDelivery(t *testing.T, s *server, w wantDelivery, d hookDelivery) {
 		t.Errorf("%s: sender %q, want octocat", name, got)
 	}
 	f := d.field.IssueField
-	if f.ID != w.fieldID || f.Name != w.fieldName || f.DataType != w.dataType || !strings.HasPrefix(f.NodeID, "IF_") {
-		t.Errorf("%s: issue_field %+v, want id %d, name %q, data_type %q and a node_id", name, f, w.fieldID, w.fieldName, w.dataType)
+	if f.ID != w.fieldID || f.Name != w.fieldName || f.FieldType != w.dataType {
+		t.Errorf("%s: issue_field %+v, want id %d, name %q, field_type %q", name, f, w.fieldID, w.fieldName, w.dataType)
 	}
-	switch v := d.field.IssueFieldValue; {
-	case w.value == nil && v != nil:
-		t.Errorf("%s: issue_field_value %+v, want null", name, v)
-	case w.value != nil && (v == nil || v.Value != w.value || v.IssueFieldID != w.fieldID):
-		t.Errorf("%s: issue_field_value %+v, want the value %v of field %d", name, v, w.value, w.fieldID)
+	if v := d.field.IssueFieldValue; v == nil || v.shown() != w.value || v.ID <= 0 {
+		t.Errorf("%s: issue_field_value %+v, want the value %v with an id", name, v, w.value)
 	}
 	changes := d.field.Changes
 	switch {
 	case !w.hasChanges && changes != nil:
-		t.Errorf("%s: changes %+v, want none for a first value", name, changes)
+		t.Errorf("%s: changes %+v, want none", name, changes)
 	case w.hasChanges && (changes == nil || changes.IssueFieldValue == nil || changes.IssueFieldValue.From == nil ||
-		changes.IssueFieldValue.From.Value != w.from):
-		t.Errorf("%s: changes.issue_field_value.from does not hold %v: %s", name, w.from, d.body)
+		changes.IssueFieldValue.From.shown() != w.from || changes.IssueFieldValue.From.ID != d.field.IssueFieldValue.ID):
+		t.Errorf("%s: changes.issue_field_value.from does not hold %v under the value's id: %s", name, w.from, d.body)
 	}
 	if !strings.HasPrefix(d.userAgent, "GitHub-Hookshot/") {
 		t.Errorf("%s: User-Agent %q, want GitHub-Hookshot/<version>", name, d.userAgent)

@@ -1,34 +1,43 @@
 // Package memstore provides an in-memory [issuefields.Store], for tests and
-// examples: its data lives as long as the process.
+// examples: its data lives as long as the process. It is an
+// [issuefields.FieldManager] too, so the handler's field management routes
+// create, change and delete its organizations' fields.
 //
 // A [Store] starts empty. Its seed methods, those of storetest.Seeder
 // (AddOrganization, AddField, AddRepository, RenameRepository,
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // fill it; each either applies completely or returns an error and changes
-// nothing. The seed methods check the shape of
-// what they are given (unique IDs and names, known data types, options only
-// on select fields) but not field values: SetValues stores whatever it is
-// given, so seed data must already be valid for the organization's fields,
-// as the handler would have made it.
+// nothing. AddField refuses what [issuefields.ValidateFields] refuses of the
+// organization's fields with the new one; SetValues stores whatever values
+// it is given, so seed data must already be valid for the organization's
+// fields, as the handler would have made it.
 //
 // Owners and repository names match case-insensitively everywhere, and a
 // repository keeps answering to every owner and name it had before, as
-// [issuefields.Store.Repository] requires. When a repository is created or
+// [issuefields.Store.Snapshot] requires. When a repository is created or
 // renamed to a name that another repository had before, the new one takes the
 // name over and the old one is no longer found by it, as on GitHub.
 //
-// A Store is safe for concurrent use. A store-wide lock guards the
-// organizations, repositories and issues, which change only through the seed
-// methods; each issue has its own lock for its values and version, so reads
-// and writes of different issues do not wait for each other, and the cost of
-// a call does not grow with the number of issues.
+// A Store is safe for concurrent use, and the cost of a call does not grow
+// with the number of issues. A store-wide read-write lock guards the
+// accounts, repositories and issues, which change only through the seed
+// methods; each issue has its own lock for its values and version.
+// [Store.Snapshot] reads under both, so what it returns is one state of the
+// store. [Store.UpdateValues] holds only the issue's lock while it calls
+// change, so writes to different issues do not wait for each other.
 //
-// A Store is also an [issuefields.FieldManager]: the handler's field management
-// routes create, change and delete its organizations' fields.
+// Snapshot, UpdateValues and the field methods hand out the store's own
+// slices, without copying them, so a Snapshot of a live issue allocates
+// nothing: a write replaces a slice and never writes into one that was
+// handed out. What a caller passes in, or a change returns, is copied.
 //
-// Fields and Values hand out the store's own slices, without copying them:
-// a change replaces a slice and never writes into one that was handed out, as
-// the Store contract requires of shared snapshots.
+// [Store.ChangeFields] serializes the changes of one organization's fields
+// on a lock of the organization, and calls change without holding the
+// store-wide lock, which it takes only to put the new fields in place. It
+// gives each new field and option an ID above every ID that a field or an
+// option of the organization ever had, seeded or given, so no ID is given
+// twice. It does not touch issues: the values of a removed field or option
+// stay, hidden by the handler, under the same version.
 //
 // A version is never given twice, by one Store or another, in this process or
 // another: each is a random prefix drawn when the process starts followed by

@@ -17,9 +17,9 @@ func Example() {
 	s := memstore.New()
 	for _, err := range []error{
 		s.AddOrganization("octo-org"),
-		s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.SingleSelect,
-			Options: []issuefields.Option{{ID: 11, Name: "High"}, {ID: 12, Name: "Low"}}}),
-		s.AddField("octo-org", issuefields.Field{ID: 2, Name: "Notes", DataType: issuefields.Text}),
+		s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.DataTypeSingleSelect,
+			Options: []issuefields.FieldOption{{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Low", Color: "green"}}}),
+		s.AddField("octo-org", issuefields.Field{ID: 2, Name: "Notes", DataType: issuefields.DataTypeText}),
 	} {
 		if err != nil {
 			panic(err)
@@ -35,49 +35,53 @@ func Example() {
 		panic(err)
 	}
 
-	// A repository is found by a former name, case-insensitively, under
-	// its current name.
-	repo, err := s.Repository(ctx, "Octo-Org", "Hello-World")
+	// One Snapshot finds the repository by a former name, case-insensitively,
+	// under its current name, with the issue, its fields, values and version.
+	snap, err := s.Snapshot(ctx, "Octo-Org", "Hello-World", 1)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("found:", repo.Owner+"/"+repo.Name)
+	fmt.Println("found:", snap.Repository.Owner+"/"+snap.Repository.Name, "issue", snap.Issue.Number, "with", len(snap.Fields), "fields")
 
-	issue, err := s.Issue(ctx, repo, 1)
-	if err != nil {
-		panic(err)
-	}
-	fields, err := s.Fields(ctx, repo)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("fields:", len(fields))
-
-	// A write is a compare-and-set on the version the values were read at:
-	// a writer holding an older version loses.
-	_, version, err := s.Values(ctx, issue.Key())
-	if err != nil {
-		panic(err)
+	// UpdateValues applies a change to the values the issue holds when the
+	// write commits; a change that expects the version of the Snapshot, as an
+	// If-Match does, refuses once another write has committed.
+	ifMatch := func(version issuefields.Version, values []issuefields.Value) func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+		return func(_ []issuefields.Value, current issuefields.Version) ([]issuefields.Value, error) {
+			if current != version {
+				return nil, errors.New("precondition failed")
+			}
+			return values, nil
+		}
 	}
 	high := []issuefields.Value{{FieldID: 1, OptionIDs: []int64{11}}}
-	if _, err := s.CompareAndSwap(ctx, issue.Key(), version, high); err != nil {
+	if _, err := s.UpdateValues(ctx, snap.Issue.Key(), ifMatch(snap.Version, high)); err != nil {
 		panic(err)
 	}
-	_, err = s.CompareAndSwap(ctx, issue.Key(), version, nil)
-	fmt.Println("stale write:", errors.Is(err, issuefields.ErrVersionConflict))
+	_, err = s.UpdateValues(ctx, snap.Issue.Key(), ifMatch(snap.Version, nil))
+	fmt.Println("stale write:", err)
 
-	values, _, err := s.Values(ctx, issue.Key())
+	snap, err = s.Snapshot(ctx, "octo-org", "greetings", 1)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("values: %+v\n", values)
+	fmt.Printf("values: %+v\n", snap.Values)
 
-	_, err = s.Repository(ctx, "octo-org", "nope")
+	// A new field gets an ID above every ID the organization had.
+	fields, err := s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return append(current[:len(current):len(current)], issuefields.Field{Name: "Due", DataType: issuefields.DataTypeDate}), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("new field:", fields[len(fields)-1].ID, fields[len(fields)-1].Name)
+
+	_, err = s.Snapshot(ctx, "octo-org", "nope", 1)
 	fmt.Println("unknown repository:", errors.Is(err, issuefields.ErrNotFound))
 	// Output:
-	// found: octo-org/greetings
-	// fields: 2
-	// stale write: true
+	// found: octo-org/greetings issue 1 with 2 fields
+	// stale write: memstore: issue 1 of repository 1: precondition failed
 	// values: [{FieldID:1 Text: Number:0 Date: OptionIDs:[11]}]
+	// new field: 13 Due
 	// unknown repository: true
 }

@@ -29,6 +29,8 @@ type issue struct {
 	movedTo issuefields.IssueKey // where a transferred issue went
 
 	// mu guards the fields below, and serializes the writes to the issue.
+	// values is shared with callers: a write replaces it and never writes
+	// into it.
 	mu      sync.Mutex
 	version issuefields.Version
 	values  []issuefields.Value

@@ -27,9 +27,10 @@ func (s *Store) AddIssue(owner, repo string, number int64) error {
 }
 
 // DeleteIssue deletes issue number of the repository that owner/repo names
-// now or named before. Afterwards Issue returns
-// [issuefields.ErrIssueDeleted] for it, and its number is never used again.
-// It returns an error, and changes nothing, if there is no such live issue.
+// now or named before, with its values. Afterwards Snapshot reports it as
+// deleted ([issuefields.ErrIssueDeleted]), and its number is never used
+// again. It returns an error, and changes nothing, if there is no such live
+// issue.
 func (s *Store) DeleteIssue(owner, repo string, number int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -46,7 +47,7 @@ func (s *Store) DeleteIssue(owner, repo string, number int64) error {
 // TransferIssue moves issue number of owner/repo to issue toNumber of
 // toOwner/toRepo, which it creates if it does not exist. The issue's values
 // move with it and replace any the destination had, under a new version of
-// the destination. Afterwards Issue finds the old issue at its new place,
+// the destination. Afterwards Snapshot finds the old issue at its new place,
 // following chains of transfers, and the old number is never used again. It
 // returns an error, and changes nothing, if the source is not a live issue, if
 // the destination is the source or an issue that was deleted or transferred,
@@ -82,11 +83,10 @@ func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo 
 }
 
 // SetValues replaces the values of issue number of owner/repo with a copy of
-// values and gives the issue a new version, as a CompareAndSwap with the
-// current version would. It does not check values against the
-// organization's fields: seed data must be valid, as the handler would have
-// written it. It returns an error, and changes nothing, if there is no such
-// live issue.
+// values and gives the issue a new version, as an UpdateValues would. It
+// does not check values against the organization's fields: seed data must be
+// valid, as the handler would have written it. It returns an error, and
+// changes nothing, if there is no such live issue.
 func (s *Store) SetValues(owner, repo string, number int64, values []issuefields.Value) error {
 	values = clone.Values(values)
 	s.mu.Lock()

@@ -2,7 +2,6 @@ package memstore_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -23,15 +22,24 @@ var benchValues = []issuefields.Value{
 	{FieldID: 5, Date: "2025-06-30"},
 }
 
-// filled returns a store with n issues, spread over repositories of 1,000
-// issues, each holding benchValues, and the issues' keys.
-func filled(b *testing.B, n int) (*memstore.Store, []issuefields.IssueKey) {
+// A benchIssue is an issue of a benchmark's store: where a request finds it,
+// and its key.
+type benchIssue struct {
+	repo   string
+	number int64
+	key    issuefields.IssueKey
+}
+
+// filled returns a store with n issues of the organization octo-org, spread
+// over repositories of 1,000 issues, each holding benchValues, and the
+// issues.
+func filled(b *testing.B, n int) (*memstore.Store, []benchIssue) {
 	b.Helper()
 	s := memstore.New()
 	if err := s.AddOrganization("octo-org"); err != nil {
 		b.Fatal(err)
 	}
-	keys := make([]issuefields.IssueKey, 0, n)
+	issues := make([]benchIssue, 0, n)
 	var repo issuefields.Repository
 	for i := range n {
 		name := fmt.Sprint("repo-", i/1000)
@@ -48,23 +56,23 @@ func filled(b *testing.B, n int) (*memstore.Store, []issuefields.IssueKey) {
 		if err := s.SetValues("octo-org", name, number, benchValues); err != nil {
 			b.Fatal(err)
 		}
-		keys = append(keys, issuefields.IssueKey{RepositoryID: repo.ID, Number: number})
+		issues = append(issues, benchIssue{name, number, issuefields.IssueKey{RepositoryID: repo.ID, Number: number}})
 	}
-	return s, keys
+	return s, issues
 }
 
 // storeSizes are the numbers of issues in the benchmarks' stores.
 var storeSizes = []int{1_000, 1_000_000}
 
-func BenchmarkValues(b *testing.B) {
+func BenchmarkSnapshot(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range storeSizes {
 		b.Run(fmt.Sprint("issues=", n), func(b *testing.B) {
-			s, keys := filled(b, n)
-			key := keys[n/2]
+			s, issues := filled(b, n)
+			is := issues[n/2]
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := s.Values(ctx, key); err != nil {
+				if _, err := s.Snapshot(ctx, "octo-org", is.repo, is.number); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -72,19 +80,15 @@ func BenchmarkValues(b *testing.B) {
 	}
 }
 
-func BenchmarkCompareAndSwap(b *testing.B) {
+func BenchmarkUpdateValues(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range storeSizes {
 		b.Run(fmt.Sprint("issues=", n), func(b *testing.B) {
-			s, keys := filled(b, n)
-			key := keys[n/2]
-			_, v, err := s.Values(ctx, key)
-			if err != nil {
-				b.Fatal(err)
-			}
+			s, issues := filled(b, n)
+			key := issues[n/2].key
 			b.ReportAllocs()
 			for b.Loop() {
-				if v, err = s.CompareAndSwap(ctx, key, v, benchValues); err != nil {
+				if _, err := s.UpdateValues(ctx, key, writeBenchValues); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -92,30 +96,29 @@ func BenchmarkCompareAndSwap(b *testing.B) {
 	}
 }
 
-// BenchmarkReadModifyWriteParallel reads and then swaps the values of a
-// different issue in each iteration, from many goroutines at once, as the
-// handler's writes do.
-func BenchmarkReadModifyWriteParallel(b *testing.B) {
+// writeBenchValues is a change that writes benchValues.
+func writeBenchValues([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+	return benchValues, nil
+}
+
+// BenchmarkSnapshotThenUpdateParallel reads the Snapshot of a different
+// issue in each iteration and writes its values, from many goroutines at
+// once, as the handler's writes do.
+func BenchmarkSnapshotThenUpdateParallel(b *testing.B) {
 	ctx := context.Background()
-	s, keys := filled(b, 100_000)
+	s, issues := filled(b, 100_000)
 	var next atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			key := keys[next.Add(1)%int64(len(keys))]
-			for {
-				values, v, err := s.Values(ctx, key)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, err = s.CompareAndSwap(ctx, key, v, values)
-				if err == nil {
-					break
-				}
-				if !errors.Is(err, issuefields.ErrVersionConflict) {
-					b.Fatal(err)
-				}
+			is := issues[next.Add(1)%int64(len(issues))]
+			snap, err := s.Snapshot(ctx, "octo-org", is.repo, is.number)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.UpdateValues(ctx, snap.Issue.Key(), writeBenchValues); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})

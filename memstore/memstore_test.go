@@ -3,8 +3,12 @@ package memstore_test
 import (
 	"context"
 	"errors"
+	"math"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
@@ -25,7 +29,7 @@ func TestSeedErrorsNameThePackage(t *testing.T) {
 	_, addErr := s.AddRepository("", "new", false)
 	for _, err := range []error{
 		s.AddOrganization(""),
-		s.AddField("nobody", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}),
+		s.AddField("nobody", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}),
 		addErr,
 		s.RenameRepository("octocat", "nope", "new"),
 		s.AddIssue("octocat", "nope", 1),
@@ -47,10 +51,10 @@ func TestRepositoryIDsCountFromOne(t *testing.T) {
 	}
 }
 
-// TestValuesOfIssueThatIsNotLive checks that Values and CompareAndSwap tell a
-// deleted issue (ErrIssueDeleted) from one that was transferred away or never
-// added (ErrNotFound), where the contract allows either.
-func TestValuesOfIssueThatIsNotLive(t *testing.T) {
+// TestIssueThatIsNotLive checks that Snapshot and UpdateValues tell a deleted
+// issue (ErrIssueDeleted) from one that was transferred away or never added
+// (ErrNotFound), where the contract of UpdateValues allows either.
+func TestIssueThatIsNotLive(t *testing.T) {
 	ctx := context.Background()
 	s := memstore.New()
 	r, err := s.AddRepository("octocat", "hello", false)
@@ -60,20 +64,209 @@ func TestValuesOfIssueThatIsNotLive(t *testing.T) {
 	for _, err := range []error{
 		s.AddIssue("octocat", "hello", 1),
 		s.AddIssue("octocat", "hello", 2),
+		s.AddIssue("octocat", "hello", 3),
+		s.TransferIssue("octocat", "hello", 2, "octocat", "hello", 4),
+		s.TransferIssue("octocat", "hello", 3, "octocat", "hello", 5),
 		s.DeleteIssue("octocat", "hello", 1),
-		s.TransferIssue("octocat", "hello", 2, "octocat", "hello", 3),
+		s.DeleteIssue("octocat", "hello", 5),
 	} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 2: issuefields.ErrNotFound, 4: issuefields.ErrNotFound} {
+	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 2: issuefields.ErrNotFound, 6: issuefields.ErrNotFound} {
 		key := issuefields.IssueKey{RepositoryID: r.ID, Number: n}
-		if _, _, err := s.Values(ctx, key); !errors.Is(err, want) {
-			t.Errorf("Values(%+v) = %v, want %v", key, err, want)
-		}
-		if _, err := s.CompareAndSwap(ctx, key, "1", nil); !errors.Is(err, want) {
-			t.Errorf("CompareAndSwap(%+v) = %v, want %v", key, err, want)
+		if _, err := s.UpdateValues(ctx, key, keep); !errors.Is(err, want) {
+			t.Errorf("UpdateValues(%+v) = %v, want %v", key, err, want)
 		}
 	}
+	// Issue 3 was transferred to 5, which was deleted.
+	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 3: issuefields.ErrIssueDeleted, 6: issuefields.ErrNotFound} {
+		if snap, err := s.Snapshot(ctx, "octocat", "hello", n); err != nil || !errors.Is(snap.IssueErr, want) {
+			t.Errorf("Snapshot(%q, %q, %d) = %+v, %v; want IssueErr %v", "octocat", "hello", n, snap, err, want)
+		}
+	}
+}
+
+// keep is a change that keeps the values as they are.
+func keep(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
+	return current, nil
+}
+
+// TestSnapshotAllocatesNothing checks that a Snapshot of a live issue hands
+// out the store's own slices. (A name asked for in upper case costs the
+// lower-cased copy that finds it.)
+func TestSnapshotAllocatesNothing(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	if err := s.AddOrganization("octo-org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddRepository("octo-org", "hello-world", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddIssue("octo-org", "hello-world", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetValues("octo-org", "hello-world", 1, []issuefields.Value{{FieldID: 1, Text: "note"}}); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := s.Snapshot(ctx, "octo-org", "hello-world", 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Snapshot of a live issue made %v allocations, want none", allocs)
+	}
+}
+
+// TestVersionsDifferAcrossStores checks that two stores filled alike give
+// different versions.
+func TestVersionsDifferAcrossStores(t *testing.T) {
+	var versions [2]issuefields.Version
+	for i := range versions {
+		s := memstore.New()
+		if _, err := s.AddRepository("octocat", "hello", false); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddIssue("octocat", "hello", 1); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := s.Snapshot(context.Background(), "octocat", "hello", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions[i] = snap.Version
+	}
+	if versions[0] == versions[1] {
+		t.Errorf("two stores filled alike both gave the version %q", versions[0])
+	}
+}
+
+// TestNewIDsCountOnFromTheLargest checks that ChangeFields gives each new
+// field, then its new options, the next ID above every ID that a field or an
+// option of the organization ever had, seeded or given.
+func TestNewIDsCountOnFromTheLargest(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	if err := s.AddOrganization("octo-org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddField("octo-org", issuefields.Field{ID: 5, Name: "Size", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{ID: 40, Name: "S", Color: "blue"}}}); err != nil {
+		t.Fatal(err)
+	}
+	stage := issuefields.Field{Name: "Stage", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{Name: "Todo", Color: "gray"}, {Name: "Done", Color: "green"}}}
+	for _, tt := range []struct {
+		change func([]issuefields.Field) []issuefields.Field
+		want   []int64 // the IDs of the fields and options, in order
+	}{
+		{func(current []issuefields.Field) []issuefields.Field {
+			return append(current[:len(current):len(current)], stage, issuefields.Field{Name: "Notes", DataType: issuefields.DataTypeText})
+		}, []int64{5, 40, 41, 42, 43, 44}},
+		{func([]issuefields.Field) []issuefields.Field { return nil }, nil},
+		{func([]issuefields.Field) []issuefields.Field { return []issuefields.Field{stage} }, []int64{45, 46, 47}},
+	} {
+		fields, err := s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+			return tt.change(current), nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, f := range fields {
+			ids = append(ids, f.ID)
+			for _, o := range f.Options {
+				ids = append(ids, o.ID)
+			}
+		}
+		if !slices.Equal(ids, tt.want) {
+			t.Errorf("ChangeFields stored the IDs %v, want %v", ids, tt.want)
+		}
+	}
+}
+
+// TestChangeFieldsOutOfIDs checks that ChangeFields refuses a new field, and
+// changes nothing, once the organization has had the largest ID there is.
+func TestChangeFieldsOutOfIDs(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	if err := s.AddOrganization("octo-org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddField("octo-org", issuefields.Field{ID: math.MaxInt64, Name: "Notes", DataType: issuefields.DataTypeText}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return append(current[:len(current):len(current)], issuefields.Field{Name: "Due", DataType: issuefields.DataTypeDate}), nil
+	})
+	if err == nil {
+		t.Error("ChangeFields gave a new field an ID above the largest there is")
+	}
+	if fields, err := s.OrganizationFields(ctx, "octo-org"); err != nil || len(fields) != 1 {
+		t.Errorf("after ChangeFields ran out of IDs, OrganizationFields = %+v, %v; want the one field", fields, err)
+	}
+}
+
+// TestChangeFieldsHoldsUpOnlyItsOrganization checks that while a change of
+// one organization's fields runs, requests, writes of values, seed calls and
+// changes of another organization's fields go on.
+func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	for _, org := range []string{"octo-org", "other-org"} {
+		if err := s.AddOrganization(org); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.AddRepository("octo-org", "hello-world", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddIssue("octo-org", "hello-world", 1); err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err := s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+			close(entered)
+			<-release
+			return current, nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	<-entered
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
+		if err == nil {
+			_, err = s.UpdateValues(ctx, issuefields.IssueKey{RepositoryID: 1, Number: 1}, keep)
+		}
+		if err == nil {
+			_, err = s.AddRepository("octo-org", "another", false)
+		}
+		if err == nil {
+			_, err = s.ChangeFields(ctx, "other-org", func(current []issuefields.Field) ([]issuefields.Field, error) { return current, nil })
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("calls waited for a change of octo-org's fields")
+	}
+	close(release)
+	wg.Wait()
 }

@@ -29,26 +29,29 @@ func (s *Store) AddOrganization(login string) error {
 
 // AddField appends a copy of f to the fields of the organization org. It
 // returns an error, and adds nothing, if org is not an organization of the
-// store or f is not a well-formed field of it: f.ID must be positive and
-// f.Name non-empty, both unique among the organization's fields; f.DataType
-// must be valid; a single_select or multi_select field needs at least one
-// option, each with a positive ID and a non-empty name that are unique within
-// the field; a field of another data type has no options.
+// store, or if [issuefields.ValidateFields] refuses the organization's fields
+// with f appended: f.ID must be positive and f.Name non-empty, both unique
+// among the organization's fields; f.DataType must be valid; a single_select
+// or multi_select field needs at least one option, each with a positive ID
+// and a non-empty name, both unique within the field, and one of the eight
+// colors; a field of another data type has no options. AddField takes its
+// turn with the organization's ChangeFields, and the IDs of f and its options
+// count among those that ChangeFields never gives.
 func (s *Store) AddField(org string, f issuefields.Field) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.accounts[reponame.Key(org)]
-	switch {
-	case !ok:
-		return fmt.Errorf("memstore: organization %q: %w", org, issuefields.ErrNotFound)
-	case !a.org:
-		return fmt.Errorf("memstore: %q is a user, not an organization", a.login)
+	a, err := s.lockFields(org)
+	if err != nil {
+		return err
 	}
-	if err := issuefields.ValidateField(a.fields, f); err != nil {
+	defer a.fieldsMu.Unlock()
+	f.Options = slices.Clone(f.Options)
+	fields := append(slices.Clip(a.fields), f)
+	if err := issuefields.ValidateFields(fields); err != nil {
 		return fmt.Errorf("memstore: field %d of organization %q: %w", f.ID, a.login, err)
 	}
-	f.Options = slices.Clone(f.Options)
-	a.fields = append(a.fields, f)
+	s.mu.Lock()
+	a.fields = fields
+	s.mu.Unlock()
+	a.lastID = max(a.lastID, largestID(fields))
 	return nil
 }
 

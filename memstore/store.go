@@ -7,8 +7,12 @@ import (
 	"github.com/issuefields/issuefields/internal/reponame"
 )
 
-// Store is an in-memory [issuefields.Store] that its seed methods fill. The
-// zero value is not usable; call [New].
+// Store is an in-memory [issuefields.Store] and [issuefields.FieldManager]
+// that its seed methods fill. The zero value is not usable; call [New].
+//
+// Locks are taken in one order: an organization's fieldsMu, then mu, then an
+// issue's mu. Only a seed method that holds mu for writing holds two issues'
+// locks at once.
 type Store struct {
 	// mu guards the maps, the accounts' fields, the repositories' owners and
 	// names, and the issues' states. The request path only reads them.
@@ -20,7 +24,10 @@ type Store struct {
 	lastID   int64 // the ID of the repository added last
 }
 
-var _ issuefields.Store = (*Store)(nil)
+var (
+	_ issuefields.Store        = (*Store)(nil)
+	_ issuefields.FieldManager = (*Store)(nil)
+)
 
 // New returns an empty Store.
 func New() *Store {
@@ -32,13 +39,22 @@ func New() *Store {
 	}
 }
 
-// An account is an organization or a user that owns repositories.
+// An account is an organization or a user that owns repositories. Its login
+// and org never change.
 type account struct {
-	login  string
-	org    bool
-	fields []issuefields.Field // in the organization's order; none for a user
-	// lastID is the largest ID a field or an option of the organization
-	// had when its fields last changed through ChangeFields.
+	login string
+	org   bool
+
+	// fieldsMu serializes the changes of the organization's fields
+	// (ChangeFields and AddField) and guards lastID. A change holds it, and
+	// takes Store.mu for writing only to replace fields.
+	fieldsMu sync.Mutex
+	// fields are the organization's fields, in its order; none for a user.
+	// The slice is shared with callers: a change replaces it and never
+	// writes into it. Reading it needs Store.mu or fieldsMu.
+	fields []issuefields.Field
+	// lastID is the largest ID that a field or an option of the
+	// organization has ever had.
 	lastID int64
 }
 

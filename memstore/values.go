@@ -9,46 +9,31 @@ import (
 	"github.com/issuefields/issuefields/internal/clone"
 )
 
-// Values returns the values stored on the issue, in the order they were last
-// written, and their version. The values are a snapshot shared with other
-// callers that the caller must not modify. It returns an error wrapping
-// [issuefields.ErrIssueDeleted] for a deleted issue, and one wrapping
-// [issuefields.ErrNotFound] for an issue that does not exist or that was
-// transferred away (its values moved with it).
-func (s *Store) Values(_ context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	is, err := s.issue(key)
-	if err != nil {
-		return nil, "", err
-	}
-	is.mu.Lock()
-	defer is.mu.Unlock()
-	if is.state != live {
-		return nil, "", is.check(describe(key))
-	}
-	return slices.Clip(is.values), is.version, nil
-}
-
-// CompareAndSwap replaces the issue's values with a copy of values if the
-// issue's version is still expected, and returns the new version. Otherwise it
-// changes nothing and returns an error wrapping
-// [issuefields.ErrVersionConflict]. It returns the errors of [Store.Values]
-// for an issue that is deleted, transferred or unknown. It holds only the
-// issue's own lock while it compares and swaps.
-func (s *Store) CompareAndSwap(_ context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+// UpdateValues calls change once with the issue's values and version, and
+// replaces the values with a copy of those change returns, under a new
+// version, as [issuefields.Store] describes. current is the store's own
+// slice, which change must not modify. It holds only the issue's lock while it
+// calls change, so writes to different issues never wait for each other, and
+// change must not call the Store for the same issue. When change returns an
+// error, UpdateValues changes nothing and returns an error that wraps it. For
+// an issue that was deleted it returns an error that wraps
+// [issuefields.ErrIssueDeleted], and for one that was transferred away or
+// never was, one that wraps [issuefields.ErrNotFound], without calling change.
+func (s *Store) UpdateValues(_ context.Context, key issuefields.IssueKey, change func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
 	is, err := s.issue(key)
 	if err != nil {
 		return "", err
 	}
-	values = clone.Values(values)
 	is.mu.Lock()
 	defer is.mu.Unlock()
 	if is.state != live {
 		return "", is.check(describe(key))
 	}
-	if expected != is.version {
-		return "", fmt.Errorf("memstore: %s: expected version %q, have %q: %w", describe(key), expected, is.version, issuefields.ErrVersionConflict)
+	values, err := change(slices.Clip(is.values), is.version)
+	if err != nil {
+		return "", fmt.Errorf("memstore: %s: %w", describe(key), err)
 	}
-	is.commit(values)
+	is.commit(clone.Values(values))
 	return is.version, nil
 }
 

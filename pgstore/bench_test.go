@@ -15,12 +15,12 @@ import (
 // benchFields are the fields of the benchmarks' organization: one of each
 // data type.
 var benchFields = []issuefields.Field{
-	{ID: 1, Name: "Notes", DataType: issuefields.Text},
-	{ID: 2, Name: "Priority", DataType: issuefields.SingleSelect, Options: []issuefields.Option{
+	{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText},
+	{ID: 2, Name: "Priority", DataType: issuefields.DataTypeSingleSelect, Options: []issuefields.FieldOption{
 		{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Medium", Color: "yellow"}, {ID: 13, Name: "Low", Color: "green"}}},
-	{ID: 3, Name: "Estimate", DataType: issuefields.Number},
-	{ID: 4, Name: "Due", DataType: issuefields.Date},
-	{ID: 5, Name: "Labels", DataType: issuefields.MultiSelect, Options: []issuefields.Option{
+	{ID: 3, Name: "Estimate", DataType: issuefields.DataTypeNumber},
+	{ID: 4, Name: "Due", DataType: issuefields.DataTypeDate},
+	{ID: 5, Name: "Labels", DataType: issuefields.DataTypeMultiSelect, Options: []issuefields.FieldOption{
 		{ID: 51, Name: "Frontend", Color: "blue"}, {ID: 52, Name: "Backend", Color: "green"}, {ID: 53, Name: "Docs", Color: "gray"}}},
 }
 

@@ -40,7 +40,7 @@ func newBoundedStore(t *testing.T, fields, issues int) (*pgxpool.Config, *pgstor
 	}
 	must(seed.AddOrganization("octo-org"))
 	for id := int64(1); id <= int64(fields); id++ {
-		must(seed.AddField("octo-org", issuefields.Field{ID: id, Name: fmt.Sprint("Field ", id), DataType: issuefields.Text}))
+		must(seed.AddField("octo-org", issuefields.Field{ID: id, Name: fmt.Sprint("Field ", id), DataType: issuefields.DataTypeText}))
 	}
 	_, err := seed.AddRepository("octo-org", "hello-world", false)
 	must(err)
@@ -130,13 +130,8 @@ func TestLockedIssueHoldsBackNoOtherRequest(t *testing.T) {
 	if rec := serve(h, "POST", valuesPath("octo-org", "hello-world", 1), textBody(1, "after")); rec.Code != http.StatusOK {
 		t.Errorf("POST to issue 1 after the lock was released: status %d: %s", rec.Code, rec.Body)
 	}
-	repo, err := seed.Repository(ctx, "octo-org", "hello-world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	values, _, err := seed.Values(ctx, issuefields.IssueKey{RepositoryID: repo.ID, Number: 1})
-	if err != nil || len(values) != 1 || values[0].Text != "after" {
-		t.Errorf("issue 1 holds %+v, %v; want only the write made after the lock was released", values, err)
+	if values, _ := storedValues(t, seed, "octo-org", "hello-world", 1); len(values) != 1 || values[0].Text != "after" {
+		t.Errorf("issue 1 holds %+v; want only the write made after the lock was released", values)
 	}
 }
 

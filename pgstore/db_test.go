@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/pgstore"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -84,4 +85,19 @@ func newStore(t testing.TB) (*pgstore.Store, *pgxpool.Pool) {
 		t.Fatal(err)
 	}
 	return pgstore.New(pool), pool
+}
+
+// storedValues returns the values and version that the database of s holds
+// on issue number of owner/repo, as a Snapshot of a new Store over s's pool
+// reads them: one that keeps nothing in memory yet.
+func storedValues(t testing.TB, s *pgstore.Store, owner, repo string, number int64) ([]issuefields.Value, issuefields.Version) {
+	t.Helper()
+	snap, err := pgstore.New(s.Pool()).Snapshot(context.Background(), owner, repo, number)
+	if err == nil {
+		err = snap.IssueErr
+	}
+	if err != nil {
+		t.Fatalf("reading the values of issue %d of %s/%s: %v", number, owner, repo, err)
+	}
+	return snap.Values, snap.Version
 }

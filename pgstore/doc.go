@@ -16,31 +16,28 @@
 //
 // [New] makes a Store over a pool of the caller's own.
 //
-// # One round trip per request
+// # Round trips
 //
-// The Store implements [issuefields.Snapshotter]: a request costs one query
-// that finds the repository, the issue (following transfers), its values and
-// version, and the version of the organization's field definitions. The
-// Store keeps each organization's fields in memory under that version, which
-// triggers replace on every change to the fields or their options, so a
-// change made through any server is seen by the next request; only then does
-// a second query read the fields. A write of an issue that the Store read or
-// wrote last is one round trip: it implements [issuefields.SnapshotKeeper],
-// so the handler prepares the write from what the Store keeps in memory, and
-// one UPDATE stores it only if the issue's version and the snapshot version
-// of the repository's owner are still those it was prepared from
-// ([Store.SwapIfCurrent]). Triggers give the owner a new snapshot version in
-// the transaction of every change to what such a snapshot shows (the
-// repository that owner/name names, its owner, name and privacy, the
-// owner's login, kind and fields), made through a Store or by hand in SQL
-// (but for a TRUNCATE of fields or field_options, which no row trigger
-// sees), so the check is one lookup of the owner's row by its primary key. When
-// the check fails, the write is decided again from a snapshot of the
-// database, and adds one UPDATE that checks the version the request read
-// ([Store.CompareAndSwap]). When another write got there first,
-// the handler writes through [Store.Update], which locks the issue's row
-// (SELECT ... FOR UPDATE) and writes in the same transaction, in two round
-// trips: writers of a hot issue take turns instead of retrying.
+// A list costs one query, [Store.Snapshot], that finds the repository, the
+// issue (following transfers), its values and version, and the version of
+// the organization's field definitions. The Store keeps each organization's
+// fields in memory under that version, which triggers replace on every
+// change to the fields or their options, so the next request after a change
+// made through any server sees a new version, and reads the fields with a
+// second query.
+//
+// A write costs two: the handler reads a Snapshot, and [Store.UpdateValues]
+// stores the result with one UPDATE. The Store keeps the values of the issues
+// it read or wrote lately, under their version; UpdateValues calls the
+// handler's change with the values kept, and the UPDATE stores the result
+// only if the issue is still live at that version. When it is not (another
+// write, on this server or another, got there first), or when change refuses
+// the kept values, UpdateValues writes in a transaction that locks the
+// issue's row (SELECT ... FOR UPDATE, sent with BEGIN), calls change again
+// with the values it finds there, and stores the result (UPDATE, sent with
+// COMMIT) or rolls back: two more round trips, and writers of a hot issue
+// take turns on the row's lock instead of retrying. An error of change is
+// returned only from a call with the values of the locked row.
 //
 // # Bounded waits
 //
@@ -61,8 +58,7 @@
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // with the same rules and error messages, for the program that loads
 // organizations, repositories and issues into the database. [Store.IsEmpty]
-// tells a server that starts on a new database that it may load initial data;
-// the command in cmd/example does so.
+// tells a server that starts on a new database that it may load initial data.
 //
 // # Schema
 //
@@ -70,8 +66,9 @@
 // database can hold several stores, each in a schema of its own:
 //
 //	accounts          organizations and users; login as first spelt, a
-//	                  lower-cased key for lookups, the last field ID, the
-//	                  version of the fields, and the snapshot version
+//	                  lower-cased key for lookups, the last ID that a
+//	                  field or an option of the organization got, and the
+//	                  version of the fields
 //	fields            each organization's fields, with their position,
 //	                  description, visibility and times
 //	field_options     each select field's options, with their position,
@@ -85,17 +82,19 @@
 //
 // Owners and names are matched by keys that the store lower-cases in Go, as
 // memstore does, so matching does not depend on the database's collation.
-// Issue rows are never deleted, so a number is never used twice; Issue
-// follows chains of transfers with one recursive query.
+// Issue rows are never deleted, so a number is never used twice; a Snapshot
+// of a transferred issue follows its chain of transfers with one recursive
+// query. The only triggers are those on fields and field_options that give
+// the organization's fields a new version.
 //
 // An issue's values are one JSON array in a json column, in the order they
 // were written, and its version is a bigint that every write increments,
 // handed out as its decimal string. The values are always read and written
-// whole, so one column keeps a write to one row, and the row's lock serves
-// the compare-and-set. The column is json, not jsonb: jsonb refuses the NUL
-// character, which a text value may hold, and rewrites numbers (-0 becomes 0);
-// json keeps the text that the store wrote, and an ad hoc query can cast it to
-// jsonb.
+// whole, so a write changes one column of one row, whose version the UPDATE
+// checks under the row's lock. The column is json, not jsonb: jsonb refuses
+// the NUL character, which a text value may hold, and rewrites numbers (-0
+// becomes 0); json keeps the text that the store wrote, and an ad hoc query
+// can cast it to jsonb.
 //
 // # Migrations
 //
@@ -107,27 +106,32 @@
 //
 // # Several servers
 //
+// Any number of servers may share one database. The UPDATE that stores a
+// write checks the issue's version under the row's lock, so of concurrent
+// writers that read the same version exactly one succeeds, on one server or
+// on several, and the others write again under the lock; writes to different
+// issues lock different rows and do not wait for each other. Versions come
+// from the database, so every server hands out the same ETag for the same
+// state of an issue.
+//
 // A Store is an [issuefields.FieldManager]. [Store.ChangeFields] is one
-// transaction that locks the organization's row, rewrites its fields, and,
-// when a field or an option goes, prunes the values of every live issue of the
-// organization's repositories and moves each to a new version; so changes of
-// one organization apply one at a time whichever server makes them, and every
-// request after one sees it.
+// transaction that locks the organization's row, reads its fields, gives each
+// new field and option the next ID of the organization's counter (fields and
+// options share it, and no ID is given twice), and stores the fields as the
+// handler made them; so changes of one organization apply one at a time
+// whichever server makes them, and every request after one, on any server,
+// sees it. It leaves the issues alone: the values of a field or an option
+// that a change removes stay in the database, and the handler, which shows
+// and keeps only what the current fields define, no longer shows them.
 //
-// Any number of servers may share one database. [Store.CompareAndSwap] is a
-// single UPDATE of the issue's row that checks the expected version; the row's
-// lock makes the check and the write one atomic step, so of concurrent writers
-// with the same version exactly one succeeds, and [Store.Update] serializes the
-// others on the row's lock. Writes to different issues lock different rows
-// and do not wait for each other. The seed methods take a lock that makes them
-// apply one at a time; the handler's reads and writes do not wait for it, and
-// a write waits only for a seed call that changes the same issue.
+// The seed methods take a lock that makes them apply one at a time; the
+// handler's reads and writes do not wait for it, and a write waits only for a
+// seed call that changes the same issue.
 //
-// Versions come from the database, so every server hands out the same ETag for
-// the same state of an issue. What each server keeps in memory is its own: the secondary
-// rate limit (Config.WriteLimits) and Config.MaxInFlight count the requests of
-// one server process, so a client that spreads its writes over n servers may
-// make up to n times the configured number.
+// What each server keeps in memory is its own: the secondary rate limit
+// (Config.WriteLimits) and Config.MaxInFlight count the requests of one
+// server process, so a client that spreads its writes over n servers may make
+// up to n times the configured number.
 //
 // # Failures
 //

@@ -59,7 +59,7 @@ func TestWrapTellsUnavailableFromFaults(t *testing.T) {
 		if !errors.Is(err, tt.err) {
 			t.Errorf("wrap(%v) = %v, which does not wrap the cause", tt.err, err)
 		}
-		if errors.Is(err, issuefields.ErrNotFound) || errors.Is(err, issuefields.ErrVersionConflict) {
+		if errors.Is(err, issuefields.ErrNotFound) || errors.Is(err, issuefields.ErrIssueDeleted) {
 			t.Errorf("wrap(%v) = %v, which wraps another sentinel", tt.err, err)
 		}
 	}

@@ -39,7 +39,6 @@ func Example() {
 		Verifier: issuefields.TokenVerifierFunc(func(ctx context.Context, token string) (*issuefields.Principal, error) {
 			return nil, issuefields.ErrBadCredentials // Look the token up here.
 		}),
-		ListCacheBytes: -1, // pgstore returns new slices on every call
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -17,9 +17,10 @@ import (
 
 // TestFieldChangesAcrossServers has two stores, each with a pool of its own
 // over one database as two servers would have, add fields to one organization
-// at once, and deletes one through the other: every field is kept with an ID
-// of its own, each store sees the other's changes at once, and the deleted
-// field's values go from the issue in the same change.
+// at once, then removes fields through one and adds a select field through
+// the other: every field is kept with an ID of its own, each store sees the
+// other's changes at once, and no field or option ever gets an ID that one
+// had before.
 func TestFieldChangesAcrossServers(t *testing.T) {
 	ctx := context.Background()
 	_, cfg := newSchema(t)
@@ -31,18 +32,11 @@ func TestFieldChangesAcrossServers(t *testing.T) {
 		}
 		stores[i] = pgstore.New(pool)
 	}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(stores[0].AddOrganization("octo-org"))
-	must(stores[0].AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
-	repo, err := stores[0].AddRepository("octo-org", "hello-world", false)
-	must(err)
-	must(stores[0].AddIssue("octo-org", "hello-world", 1))
-	must(stores[0].SetValues("octo-org", "hello-world", 1, []issuefields.Value{{FieldID: 1, Text: "note"}}))
+	must(t, stores[0].AddOrganization("octo-org"))
+	must(t, stores[0].AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}))
+	_, err := stores[0].AddRepository("octo-org", "hello-world", false)
+	must(t, err)
+	must(t, stores[0].AddIssue("octo-org", "hello-world", 1))
 
 	const adds = 20
 	var wg sync.WaitGroup
@@ -50,43 +44,69 @@ func TestFieldChangesAcrossServers(t *testing.T) {
 	for i := range adds {
 		wg.Go(func() {
 			_, errs[i] = stores[i%2].ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
-				return append(slices.Clip(current), issuefields.Field{Name: fmt.Sprint("Field ", i), DataType: issuefields.Number}), nil
+				return append(slices.Clip(current), issuefields.Field{Name: fmt.Sprint("Field ", i), DataType: issuefields.DataTypeNumber}), nil
 			})
 		})
 	}
 	wg.Wait()
 	for _, err := range errs {
-		must(err)
+		must(t, err)
 	}
+	var before []issuefields.Field
 	for i, s := range stores {
-		fields, err := s.Fields(ctx, repo)
-		must(err)
-		ids := map[int64]bool{}
-		for _, f := range fields {
-			ids[f.ID] = true
+		fields, err := s.OrganizationFields(ctx, "octo-org")
+		must(t, err)
+		if n := len(uniqueIDs(fields)); len(fields) != adds+1 || n != adds+1 {
+			t.Errorf("store %d sees %d fields with %d IDs, want %d of each", i, len(fields), n, adds+1)
 		}
-		if len(fields) != adds+1 || len(ids) != adds+1 {
-			t.Errorf("store %d sees %d fields with %d IDs, want %d of each", i, len(fields), len(ids), adds+1)
-		}
+		before = fields
 	}
 
-	key := issuefields.IssueKey{RepositoryID: repo.ID, Number: 1}
-	_, before, err := stores[0].Values(ctx, key)
-	must(err)
+	// Through the second store, field 1 and the field with the highest ID
+	// go; the first store, which keeps the fields it read, sees it at once.
+	highest := slices.Max(uniqueIDs(before))
+	if _, err := stores[0].Snapshot(ctx, "octo-org", "hello-world", 1); err != nil {
+		t.Fatal(err)
+	}
 	_, err = stores[1].ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
-		return slices.DeleteFunc(slices.Clone(current), func(f issuefields.Field) bool { return f.ID == 1 }), nil
+		return slices.DeleteFunc(slices.Clone(current), func(f issuefields.Field) bool { return f.ID == 1 || f.ID == highest }), nil
 	})
-	must(err)
-	values, after, err := stores[0].Values(ctx, key)
-	must(err)
-	if len(values) != 0 || after == before {
-		t.Errorf("after field 1 went through the other server, the issue holds %v at version %q (was %q); want none, at a new version", values, after, before)
+	must(t, err)
+	snap, err := stores[0].Snapshot(ctx, "octo-org", "hello-world", 1)
+	must(t, err)
+	if ids := uniqueIDs(snap.Fields); len(ids) != adds-1 || slices.Contains(ids, 1) || slices.Contains(ids, highest) {
+		t.Errorf("after fields 1 and %d went through the other server, a Snapshot shows the fields %v", highest, ids)
 	}
-	fields, err := stores[0].OrganizationFields(ctx, "OCTO-ORG")
-	must(err)
-	if slices.ContainsFunc(fields, func(f issuefields.Field) bool { return f.ID == 1 }) {
-		t.Errorf("the other server still lists the deleted field")
+
+	// A select field added through the first store gets new IDs for itself
+	// and its options.
+	added, err := stores[0].ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+		return append(slices.Clip(current), issuefields.Field{Name: "Priority", DataType: issuefields.DataTypeSingleSelect,
+			Options: []issuefields.FieldOption{{Name: "High", Color: "red"}, {Name: "Low", Color: "green"}}}), nil
+	})
+	must(t, err)
+	f := added[len(added)-1]
+	ids := []int64{f.ID, f.Options[0].ID, f.Options[1].ID}
+	if slices.Min(ids) <= highest || len(slices.Compact(slices.Sorted(slices.Values(ids)))) != len(ids) {
+		t.Errorf("the new field and its options got the IDs %v, after fields with IDs up to %d; want three new ones above %d",
+			ids, highest, highest)
 	}
+	fields, err := stores[1].OrganizationFields(ctx, "OCTO-ORG")
+	must(t, err)
+	if got := fields[len(fields)-1]; got.ID != f.ID || len(got.Options) != 2 || got.Options[1].ID != f.Options[1].ID {
+		t.Errorf("the other server lists the new field as %+v, want %+v", got, f)
+	}
+}
+
+// uniqueIDs returns the IDs of fields, each once, in order.
+func uniqueIDs(fields []issuefields.Field) []int64 {
+	var ids []int64
+	for _, f := range fields {
+		if !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
 }
 
 // fieldsAdmin may write every repository's values and manage every
@@ -100,10 +120,20 @@ var fieldsAdmin = &issuefields.Principal{
 	},
 }
 
-// TestFieldRoutesAcrossServers manages a field through one server's handler
-// and uses it through another's, each over a pool of its own on one
-// database: the new field takes a value at once, and once deleted it is
-// refused, gone from the list, and the list's ETag changes.
+// A createdField is what a client reads of the answer to a field's creation.
+type createdField struct {
+	ID      int64 `json:"id"`
+	Options []struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	} `json:"options"`
+}
+
+// TestFieldRoutesAcrossServers manages fields through one server's handler
+// and uses them through another's, each over a pool of its own on one
+// database: a new field takes a value at once; once it is deleted, or once
+// the option an issue holds is removed from a select field, the value is
+// gone from the list, the list's ETag changes, and a write of it is refused.
 func TestFieldRoutesAcrossServers(t *testing.T) {
 	ctx := context.Background()
 	_, cfg := newSchema(t)
@@ -125,78 +155,61 @@ func TestFieldRoutesAcrossServers(t *testing.T) {
 		}
 		handlers[i] = h
 	}
-	if err := seed.AddOrganization("octo-org"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seed.AddRepository("octo-org", "hello-world", false); err != nil {
-		t.Fatal(err)
-	}
-	if err := seed.AddIssue("octo-org", "hello-world", 1); err != nil {
-		t.Fatal(err)
-	}
+	must(t, seed.AddOrganization("octo-org"))
+	_, err := seed.AddRepository("octo-org", "hello-world", false)
+	must(t, err)
+	must(t, seed.AddIssue("octo-org", "hello-world", 1))
 	one, other := handlers[0], handlers[1]
 	path := valuesPath("octo-org", "hello-world", 1)
-
-	rec := serve(one, http.MethodPost, "/orgs/octo-org/issue-fields", `{"name":"Team","data_type":"text"}`)
-	var created issuefields.IssueField
-	if err := json.Unmarshal(rec.Body.Bytes(), &created); rec.Code != http.StatusOK || err != nil {
-		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	create := func(body string) createdField {
+		t.Helper()
+		rec := serve(one, http.MethodPost, "/orgs/octo-org/issue-fields", body)
+		var created createdField
+		if err := json.Unmarshal(rec.Body.Bytes(), &created); rec.Code != http.StatusOK || err != nil {
+			t.Fatalf("create %s: %d %s", body, rec.Code, rec.Body)
+		}
+		return created
 	}
-	if rec := serve(other, http.MethodPost, path, textBody(created.ID, "Platform")); rec.Code != http.StatusOK {
+	// wantGone checks that the other server no longer shows or takes the
+	// value that body wrote, and that its list's ETag is no longer tag.
+	wantGone := func(what, tag, body string) {
+		t.Helper()
+		rec := serve(other, http.MethodGet, path, "", "If-None-Match", tag)
+		if rec.Code != http.StatusOK || strings.TrimSpace(rec.Body.String()) != "[]" || rec.Header().Get("ETag") == tag {
+			t.Errorf("after %s the other server lists %d %s with ETag %q (was %q); want [] under a new ETag",
+				what, rec.Code, rec.Body, rec.Header().Get("ETag"), tag)
+		}
+		if rec := serve(other, http.MethodPost, path, body); rec.Code != http.StatusUnprocessableEntity {
+			t.Errorf("after %s the other server takes the value again: %d %s, want 422", what, rec.Code, rec.Body)
+		}
+	}
+
+	team := create(`{"name":"Team","data_type":"text"}`)
+	body := textBody(team.ID, "Platform")
+	if rec := serve(other, http.MethodPost, path, body); rec.Code != http.StatusOK {
 		t.Fatalf("the other server writes the new field: %d %s", rec.Code, rec.Body)
 	}
-	rec = serve(other, http.MethodGet, path, "")
-	tag := rec.Header().Get("ETag")
+	rec := serve(other, http.MethodGet, path, "")
 	if !strings.Contains(rec.Body.String(), `"issue_field_name":"Team"`) {
 		t.Fatalf("list: %s", rec.Body)
 	}
-	if rec := serve(one, http.MethodDelete, fmt.Sprintf("/orgs/octo-org/issue-fields/%d", created.ID), ""); rec.Code != http.StatusNoContent {
+	if rec := serve(one, http.MethodDelete, fmt.Sprintf("/orgs/octo-org/issue-fields/%d", team.ID), ""); rec.Code != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", rec.Code, rec.Body)
 	}
-	rec = serve(other, http.MethodGet, path, "", "If-None-Match", tag)
-	if rec.Code != http.StatusOK || strings.TrimSpace(rec.Body.String()) != "[]" || rec.Header().Get("ETag") == tag {
-		t.Errorf("after the delete the other server lists %d %s with ETag %q (was %q); want [] under a new ETag",
-			rec.Code, rec.Body, rec.Header().Get("ETag"), tag)
-	}
-	if rec := serve(other, http.MethodPost, path, textBody(created.ID, "again")); rec.Code != http.StatusUnprocessableEntity {
-		t.Errorf("the other server writes the deleted field: %d %s, want 422", rec.Code, rec.Body)
-	}
+	wantGone("the field's deletion", rec.Header().Get("ETag"), body)
 	if rec := serve(other, http.MethodGet, "/orgs/octo-org/issue-fields", ""); strings.TrimSpace(rec.Body.String()) != "[]" {
 		t.Errorf("the other server lists the fields %s, want []", rec.Body)
 	}
-}
 
-// TestUpdateStoresNoDeletedField checks that Update, which the handler uses
-// after losing a compare-and-set, does not store a value of a field that was
-// deleted after the write was validated.
-func TestUpdateStoresNoDeletedField(t *testing.T) {
-	ctx := context.Background()
-	s, _ := newStore(t)
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
+	priority := create(`{"name":"Priority","data_type":"single_select","options":[{"name":"High","color":"red"},{"name":"Low","color":"green"}]}`)
+	body = fmt.Sprintf(`{"issue_field_values":[{"field_id":%d,"value":"High"}]}`, priority.ID)
+	if rec := serve(other, http.MethodPost, path, body); rec.Code != http.StatusOK {
+		t.Fatalf("the other server writes the new select field: %d %s", rec.Code, rec.Body)
 	}
-	must(s.AddOrganization("octo-org"))
-	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
-	must(s.AddField("octo-org", issuefields.Field{ID: 2, Name: "Team", DataType: issuefields.Text}))
-	repo, err := s.AddRepository("octo-org", "hello-world", false)
-	must(err)
-	must(s.AddIssue("octo-org", "hello-world", 1))
-	key := issuefields.IssueKey{RepositoryID: repo.ID, Number: 1}
-	// The write is validated while field 1 exists; then field 1 goes.
-	_, err = s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
-		return current[1:], nil
-	})
-	must(err)
-	_, err = s.Update(ctx, key, func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
-		return []issuefields.Value{{FieldID: 1, Text: "stale"}, {FieldID: 2, Text: "kept"}}, nil
-	})
-	must(err)
-	values, _, err := s.Values(ctx, key)
-	must(err)
-	if len(values) != 1 || values[0].FieldID != 2 {
-		t.Errorf("after Update the issue holds %v, want only the value of field 2", values)
+	rec = serve(other, http.MethodGet, path, "")
+	patch := fmt.Sprintf(`{"options":[{"id":%d,"name":"Low","color":"green"}]}`, priority.Options[1].ID)
+	if rec := serve(one, http.MethodPatch, fmt.Sprintf("/orgs/octo-org/issue-fields/%d", priority.ID), patch); rec.Code != http.StatusOK {
+		t.Fatalf("remove option High: %d %s", rec.Code, rec.Body)
 	}
+	wantGone("the option's removal", rec.Header().Get("ETag"), body)
 }

@@ -47,14 +47,6 @@ func (c *fieldsCache) of(ctx context.Context, q fieldQuerier, account, version i
 	return read.fields, nil
 }
 
-// kept returns the fields of account that c keeps, with their version.
-func (c *fieldsCache) kept(account int64) (cachedFields, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	kept, ok := c.accounts[account]
-	return kept, ok
-}
-
 // readFields reads the fields of account and their version, in one
 // statement, through q.
 func readFields(ctx context.Context, q fieldQuerier, account int64) (cachedFields, error) {

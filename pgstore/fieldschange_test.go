@@ -2,7 +2,6 @@ package pgstore_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"testing"
@@ -41,8 +40,7 @@ func TestFieldChangeSeenByOtherServers(t *testing.T) {
 		t.Fatalf("after the rename through another store: status %d, ETag %q (before %q); want 200 and a new ETag",
 			after.Code, after.Header().Get("ETag"), tag)
 	}
-	var items []issuefields.FieldValue
-	if err := json.Unmarshal(after.Body.Bytes(), &items); err != nil || len(items) != 1 || items[0].IssueFieldName != "Renamed elsewhere" {
+	if items := decodeItems(t, after); len(items) != 1 || items[0].IssueFieldName != "Renamed elsewhere" {
 		t.Errorf("after the rename through another store the list is %s, want the field's new name", after.Body)
 	}
 }

@@ -64,15 +64,31 @@ func textBody(field int64, value string) string {
 	return fmt.Sprintf(`{"issue_field_values":[{"field_id":%d,"value":%q}]}`, field, value)
 }
 
-// decodeList returns the values of a 200 answer's list, by field ID. It
-// reports a list it cannot decode as a failure of t, and returns no values.
-func decodeList(t testing.TB, rec *httptest.ResponseRecorder) map[int64]any {
+// A listItem is an item of a list of an issue's values, as a client reads
+// it.
+type listItem struct {
+	IssueFieldID   int64  `json:"issue_field_id"`
+	IssueFieldName string `json:"issue_field_name"`
+	Value          any    `json:"value"`
+}
+
+// decodeItems returns the items of a 200 answer's list. It reports a list it
+// cannot decode as a failure of t, and returns no items.
+func decodeItems(t testing.TB, rec *httptest.ResponseRecorder) []listItem {
 	t.Helper()
-	var items []issuefields.FieldValue
+	var items []listItem
 	if err := json.Unmarshal(rec.Body.Bytes(), &items); err != nil {
 		t.Errorf("decoding the list %s: %v", rec.Body, err)
 		return nil
 	}
+	return items
+}
+
+// decodeList returns the values of a 200 answer's list, by field ID. It
+// reports a list it cannot decode as a failure of t.
+func decodeList(t testing.TB, rec *httptest.ResponseRecorder) map[int64]any {
+	t.Helper()
+	items := decodeItems(t, rec)
 	values := make(map[int64]any, len(items))
 	for _, item := range items {
 		values[item.IssueFieldID] = item.Value

@@ -33,12 +33,15 @@ func (s *Store) AddIssue(owner, repo string, number int64) error {
 }
 
 // DeleteIssue deletes issue number of the repository that owner/repo names
-// now or named before. Afterwards Issue returns
-// [issuefields.ErrIssueDeleted] for it, and its number is never used again.
+// now or named before. Afterwards a Snapshot of it reports
+// [issuefields.ErrIssueDeleted], and its number is never used again.
 // It returns an error, and changes nothing, if there is no such live issue.
 func (s *Store) DeleteIssue(owner, repo string, number int64) error {
-	return s.seed(fmt.Sprintf("delete issue %d of %q", number, owner+"/"+repo), func(ctx context.Context, tx pgx.Tx) error {
-		key, what, err := liveIssue(ctx, tx, owner, repo, number)
+	var key issuefields.IssueKey
+	err := s.seed(fmt.Sprintf("delete issue %d of %q", number, owner+"/"+repo), func(ctx context.Context, tx pgx.Tx) error {
+		var what string
+		var err error
+		key, what, err = liveIssue(ctx, tx, owner, repo, number)
 		if err != nil {
 			return err
 		}
@@ -49,20 +52,26 @@ func (s *Store) DeleteIssue(owner, repo string, number int64) error {
 		}
 		return nil
 	})
+	if err == nil {
+		s.recent.forget(key)
+	}
+	return err
 }
 
 // TransferIssue moves issue number of owner/repo to issue toNumber of
 // toOwner/toRepo, which it creates if it does not exist. The issue's values
 // move with it and replace any the destination had, under a new version of
-// the destination. Afterwards Issue finds the old issue at its new place,
-// following chains of transfers, and the old number is never used again. It
-// returns an error, and changes nothing, if the source is not a live issue, if
-// the destination is the source or an issue that was deleted or transferred,
-// or if toNumber is not positive.
+// the destination. Afterwards a Snapshot finds the old issue at its new
+// place, following chains of transfers, and the old number is never used
+// again. It returns an error, and changes nothing, if the source is not a
+// live issue, if the destination is the source or an issue that was deleted
+// or transferred, or if toNumber is not positive.
 func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo string, toNumber int64) error {
 	op := fmt.Sprintf("transfer issue %d of %q to issue %d of %q", number, owner+"/"+repo, toNumber, toOwner+"/"+toRepo)
-	return s.seed(op, func(ctx context.Context, tx pgx.Tx) error {
-		from, _, err := liveIssue(ctx, tx, owner, repo, number)
+	var from issuefields.IssueKey
+	err := s.seed(op, func(ctx context.Context, tx pgx.Tx) error {
+		var err error
+		from, _, err = liveIssue(ctx, tx, owner, repo, number)
 		if err != nil {
 			return err
 		}
@@ -98,13 +107,17 @@ func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo 
 		}
 		return nil
 	})
+	if err == nil {
+		s.recent.forget(from)
+	}
+	return err
 }
 
 // SetValues replaces the values of issue number of owner/repo with values
-// and gives the issue a new version, as a CompareAndSwap with the current
-// version would. It does not check values against the organization's fields:
-// seed data must be valid, as the handler would have written it. It returns
-// an error, and changes nothing, if there is no such live issue.
+// and gives the issue a new version, as [Store.UpdateValues] would. It does
+// not check values against the organization's fields: seed data must be
+// valid, as the handler would have written it. It returns an error, and
+// changes nothing, if there is no such live issue.
 func (s *Store) SetValues(owner, repo string, number int64, values []issuefields.Value) error {
 	op := fmt.Sprintf("set the values of issue %d of %q", number, owner+"/"+repo)
 	data, err := encodeValues(values)
@@ -142,8 +155,8 @@ func issueKey(ctx context.Context, tx pgx.Tx, owner, repo string, number int64) 
 }
 
 // liveIssue returns the key of issue number of owner/repo, and its
-// description, and locks the issue's row until tx ends, so that no
-// CompareAndSwap commits on it meanwhile. It returns an error if there is no
+// description, and locks the issue's row until tx ends, so that no write
+// commits on it meanwhile. It returns an error if there is no
 // such issue, or if it was deleted or transferred.
 func liveIssue(ctx context.Context, tx pgx.Tx, owner, repo string, number int64) (issuefields.IssueKey, string, error) {
 	key, what, err := issueKey(ctx, tx, owner, repo, number)

@@ -10,29 +10,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Repository finds the repository that owner/name names now or named before,
-// case-insensitively, and returns it under its current owner and name. It
-// returns an error wrapping [issuefields.ErrNotFound] when no repository has
-// or had that name.
-func (s *Store) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	r, err := findRepository(ctx, s.pool, owner, name)
-	return r.Repository, err
-}
-
-// Issue finds issue number in repo, following transfers to the issue's
-// current repository and number. It returns an error wrapping
-// [issuefields.ErrIssueDeleted] for a deleted issue and one wrapping
-// [issuefields.ErrNotFound] for a number that never was an issue of repo or a
-// repository the store does not know.
-func (s *Store) Issue(ctx context.Context, repo issuefields.Repository, number int64) (issuefields.Issue, error) {
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	return s.issue(ctx, issuefields.IssueKey{RepositoryID: repo.ID, Number: number})
-}
-
-// issue finds the issue that key names now, following its transfers.
+// issue finds the issue that key names now, following its transfers to the
+// issue's current repository and number. It returns an error wrapping
+// [issuefields.ErrIssueDeleted] when the issue at the end of the chain was
+// deleted, and one wrapping [issuefields.ErrNotFound] when key never was an
+// issue.
 func (s *Store) issue(ctx context.Context, key issuefields.IssueKey) (issuefields.Issue, error) {
 	// The chain of transfers starts at the issue and ends at the first issue
 	// that was not transferred.
@@ -65,30 +47,19 @@ func (s *Store) issue(ctx context.Context, key issuefields.IssueKey) (issuefield
 	return is, nil
 }
 
-// A repository is a repository as the store knows it, with the ID of its
-// owner's account.
-type repository struct {
-	issuefields.Repository
-	ownerID int64
-}
-
-// A querier is a pool or a transaction.
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-// findRepository finds the repository that owner/name names now or named
-// before, through q.
-func findRepository(ctx context.Context, q querier, owner, name string) (repository, error) {
+// findRepository finds, in tx, the repository that owner/name names now or
+// named before, under its current owner and name. It returns an error
+// wrapping [issuefields.ErrNotFound] when no repository has or had that name.
+func findRepository(ctx context.Context, tx pgx.Tx, owner, name string) (issuefields.Repository, error) {
 	const query = `
-		SELECT r.id, a.login, r.name, r.private, a.organization, a.id
+		SELECT r.id, a.login, r.name, r.private, a.organization
 		FROM repository_names n
 		JOIN repositories r ON r.id = n.repository_id
 		JOIN accounts a ON a.id = r.owner_id
 		WHERE n.owner_key = $1 AND n.name_key = $2`
-	var r repository
-	err := q.QueryRow(ctx, query, nameKey(owner), nameKey(name)).
-		Scan(&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &r.ownerID)
+	var r issuefields.Repository
+	err := tx.QueryRow(ctx, query, nameKey(owner), nameKey(name)).
+		Scan(&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return r, fmt.Errorf("pgstore: repository %q: %w", owner+"/"+name, issuefields.ErrNotFound)

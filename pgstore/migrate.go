@@ -29,6 +29,9 @@ var fieldManagementSQL string
 //go:embed migrations/004_snapshot_version.sql
 var snapshotVersionSQL string
 
+//go:embed migrations/005_drop_snapshot_version.sql
+var dropSnapshotVersionSQL string
+
 // migrations lists every step of the schema, in order. A step, once
 // released, never changes: a change to the schema is a new step at the end.
 var migrations = []migration{
@@ -36,6 +39,7 @@ var migrations = []migration{
 	{2, "a version of each account's fields", fieldsVersionSQL},
 	{3, "field management: descriptions, visibility, times, priorities and the last field ID", fieldManagementSQL},
 	{4, "a version of all that a snapshot of each account's repositories shows", snapshotVersionSQL},
+	{5, "no snapshot version: writes check the issue's version alone", dropSnapshotVersionSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

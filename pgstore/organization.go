@@ -38,12 +38,11 @@ func (s *Store) AddOrganization(login string) error {
 }
 
 // AddField appends f to the fields of the organization org. It returns an
-// error, and adds nothing, if org is not an organization of the store or f is
-// not a well-formed field of it: f.ID must be positive and f.Name non-empty,
-// both unique among the organization's fields; f.DataType must be valid; a
-// single_select or multi_select field needs at least one option, each with a
-// positive ID and a non-empty name that are unique within the field; a field
-// of another data type has no options.
+// error, and adds nothing, if org is not an organization of the store (an
+// error that wraps [issuefields.ErrNotFound]) or if
+// [issuefields.ValidateFields] refuses the organization's fields with f after
+// them. The IDs of f and its options count as given: a field or an option
+// that [Store.ChangeFields] creates later gets an ID above them.
 func (s *Store) AddField(org string, f issuefields.Field) error {
 	what := fmt.Sprintf("add field %d to organization %q", f.ID, org)
 	return s.seed(what, func(ctx context.Context, tx pgx.Tx) error {
@@ -54,42 +53,27 @@ func (s *Store) AddField(org string, f issuefields.Field) error {
 		case !ok:
 			return fmt.Errorf("pgstore: organization %q: %w", org, issuefields.ErrNotFound)
 		case !a.organization:
-			return fmt.Errorf("pgstore: %q is a user, not an organization", a.login)
+			return fmt.Errorf("pgstore: %q is a user, not an organization: %w", a.login, issuefields.ErrNotFound)
 		}
-		fields, err := fieldNames(ctx, tx, a.id)
+		fields, err := organizationFields(ctx, tx, a.login)
 		if err != nil {
-			return wrap(what, err)
+			return err
 		}
-		if err := issuefields.ValidateField(fields, f); err != nil {
+		if err := issuefields.ValidateFields(append(fields, f)); err != nil {
 			return fmt.Errorf("pgstore: field %d of organization %q: %w", f.ID, a.login, err)
 		}
-		if err := insertField(ctx, tx, a.id, f); err != nil {
+		lastID := f.ID
+		for _, o := range f.Options {
+			lastID = max(lastID, o.ID)
+		}
+		batch := &pgx.Batch{}
+		queueInsertField(batch, a.id, f)
+		batch.Queue(`UPDATE accounts SET last_field_id = greatest(last_field_id, $2) WHERE id = $1`, a.id, lastID)
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 			return wrap(what, err)
 		}
 		return nil
 	})
-}
-
-// fieldNames returns the IDs and names of the fields of the organization
-// whose account is accountID.
-func fieldNames(ctx context.Context, tx pgx.Tx, accountID int64) ([]issuefields.Field, error) {
-	rows, err := tx.Query(ctx, `SELECT id, name FROM fields WHERE account_id = $1`, accountID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (issuefields.Field, error) {
-		var f issuefields.Field
-		err := row.Scan(&f.ID, &f.Name)
-		return f, err
-	})
-}
-
-// insertField stores f, with its options in order, after the fields of the
-// organization whose account is accountID.
-func insertField(ctx context.Context, tx pgx.Tx, accountID int64, f issuefields.Field) error {
-	batch := &pgx.Batch{}
-	queueInsertField(batch, accountID, f)
-	return tx.SendBatch(ctx, batch).Close()
 }
 
 // queueInsertField queues the statements that store f, with its options in

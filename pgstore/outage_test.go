@@ -68,7 +68,7 @@ func newOutage(t *testing.T) *outage {
 		}
 	}
 	must(o.direct.AddOrganization("octo-org"))
-	must(o.direct.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
+	must(o.direct.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}))
 	_, err := o.direct.AddRepository("octo-org", "hello-world", false)
 	must(err)
 	must(o.direct.AddIssue("octo-org", "hello-world", 1))
@@ -92,13 +92,8 @@ func (o *outage) wantServing(t *testing.T, when string) {
 	if rec := serve(o.handler, "GET", o.path, ""); rec.Code != http.StatusOK || decodeList(t, rec)[1] != value {
 		t.Fatalf("%s: GET %s: status %d, %s; want 200 and %q", when, o.path, rec.Code, rec.Body, value)
 	}
-	repo, err := o.direct.Repository(context.Background(), "octo-org", "hello-world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	values, _, err := o.direct.Values(context.Background(), issuefields.IssueKey{RepositoryID: repo.ID, Number: 1})
-	if err != nil || len(values) != 1 || values[0].Text != value {
-		t.Fatalf("%s: the database holds %+v, %v; want %q", when, values, err, value)
+	if values, _ := storedValues(t, o.direct, "octo-org", "hello-world", 1); len(values) != 1 || values[0].Text != value {
+		t.Fatalf("%s: the database holds %+v; want %q", when, values, value)
 	}
 }
 

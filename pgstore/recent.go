@@ -11,14 +11,12 @@ const maxRecent = 1 << 14
 
 // recentValues keeps, for the issues that this process read or wrote lately,
 // the newest version of their values it saw in the database, and the values
-// decoded. A snapshot of an issue whose version is the kept one skips
-// decoding its JSON; a compare-and-set whose expected version is older than
-// the kept one fails without a query; and a write that lost to another write
-// of this process starts from the kept values. A version names one state of
-// an issue's values for good and only grows, so what is kept is never wrong,
-// only perhaps older than the database: every use is checked by a query that
-// compares versions, except the early failure of a compare-and-set, which
-// needs no check because the database's version is at least the kept one.
+// decoded. A Snapshot of an issue whose version is the kept one skips
+// decoding its JSON, and a write starts from the kept values, storing its
+// result only if the database still has that version. A version names one
+// state of an issue's values for good and only grows, so what is kept is
+// never wrong, only perhaps older than the database: every use is checked
+// by a statement that compares versions.
 type recentValues struct {
 	mu     sync.RWMutex
 	issues map[issuefields.IssueKey]recent
@@ -57,4 +55,14 @@ func (c *recentValues) put(key issuefields.IssueKey, version int64, values []iss
 		}
 	}
 	c.issues[key] = recent{version: version, values: values}
+}
+
+// forget drops what is kept of key, an issue that is no longer live, so that
+// a write to it finds that out before it calls change. A Store on another
+// server may still keep the issue's values; its write calls change with them
+// and then finds the issue gone, storing nothing.
+func (c *recentValues) forget(key issuefields.IssueKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.issues, key)
 }

@@ -40,9 +40,9 @@ func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepar
 
 // TestRoundTrips checks that, once its connection has prepared its
 // statements, the handler over a Store answers a list with one round trip to
-// the database, a write of an issue that the Store read or wrote last with
-// one, and a write that changes nothing with two (a write from memory is
-// answered only once it is stored).
+// the database (the Snapshot), a write with two (the Snapshot, and the UPDATE
+// that stores the values it read, changed, if the issue's version is still
+// the one read), and a write that changes nothing with one.
 func TestRoundTrips(t *testing.T) {
 	cfg, _ := newBoundedStore(t, 2, 1)
 	trips := &roundTrips{}
@@ -55,10 +55,10 @@ func TestRoundTrips(t *testing.T) {
 		status, most             int
 	}{
 		{"list", "GET", path, "", nil, http.StatusOK, 1},
-		{"add", "POST", path, textBody(1, "a"), nil, http.StatusOK, 1},
-		{"add of the same value", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
-		{"set", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 1},
-		{"delete", "DELETE", path + "/2", "", nil, http.StatusNoContent, 1},
+		{"add", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
+		{"add of the same value", "POST", path, textBody(1, "a"), nil, http.StatusOK, 1},
+		{"set", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 2},
+		{"delete", "DELETE", path + "/2", "", nil, http.StatusNoContent, 2},
 		{"list, not modified", "GET", path, "", []string{"If-None-Match", "*"}, http.StatusNotModified, 1},
 		{"list of a page", "GET", path + "?per_page=1&page=2", "", nil, http.StatusOK, 1},
 	}
@@ -71,7 +71,11 @@ func TestRoundTrips(t *testing.T) {
 				t.Fatalf("%s: status %d, want %d: %s", r.name, rec.Code, r.status, rec.Body)
 			}
 			// The first round prepares the statements.
-			if round == 1 && n > int64(r.most) {
+			if round == 0 {
+				continue
+			}
+			t.Logf("%s: %d round trips", r.name, n)
+			if n > int64(r.most) {
 				t.Errorf("%s: %d round trips to the database, want at most %d", r.name, n, r.most)
 			}
 		}

@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -24,16 +25,29 @@ func TestSameAsMemstore(t *testing.T) {
 	}
 }
 
+// sentinel names the sentinel error that err wraps, if any.
+func sentinel(err error) string {
+	switch {
+	case err == nil:
+		return "no error"
+	case errors.Is(err, issuefields.ErrNotFound):
+		return "ErrNotFound"
+	case errors.Is(err, issuefields.ErrIssueDeleted):
+		return "ErrIssueDeleted"
+	}
+	return "another error"
+}
+
 // script makes the same calls on s each time, refused seed calls of every
 // kind among them, and returns what each call returned, one line each.
 func script(s storetest.Store) string {
 	ctx := context.Background()
 	var b strings.Builder
 	say := func(results ...any) { fmt.Fprintln(&b, results...) }
-	text := issuefields.Field{ID: 2, Name: "Notes", DataType: issuefields.Text}
+	text := issuefields.Field{ID: 2, Name: "Notes", DataType: issuefields.DataTypeText}
 	say(s.AddOrganization("Octo-Org"))
-	say(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.SingleSelect,
-		Options: []issuefields.Option{{ID: 1, Name: "High"}, {ID: 2, Name: "High"}}}))
+	say(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Priority", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{ID: 1, Name: "High", Color: "red"}, {ID: 2, Name: "High", Color: "red"}}}))
 	say(s.AddField("octo-org", text))
 	say(s.AddField("octo-org", text))
 	say(s.AddField("nobody", text))
@@ -60,8 +74,8 @@ func script(s storetest.Store) string {
 	for n := int64(1); n <= 4; n++ {
 		say(s.DeleteIssue("octo-org", "hello-world", n+1))
 		say(s.SetValues("octo-org", "hello-world", n, nil))
-		_, _, err := s.Values(ctx, issuefields.IssueKey{RepositoryID: 1, Number: n})
-		say(err)
+		snap, err := s.Snapshot(ctx, "octo-org", "hello-world", n)
+		say(err, snap.Issue, sentinel(snap.IssueErr))
 	}
 	return b.String()
 }

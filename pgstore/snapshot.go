@@ -4,32 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/issuefields/issuefields"
 	"github.com/jackc/pgx/v5"
 )
 
-// decode returns the values of key at version, which data holds: the kept
-// ones, when this process kept that version.
-func (s *Store) decode(key issuefields.IssueKey, version int64, data []byte) ([]issuefields.Value, error) {
-	if r, ok := s.recent.get(key); ok && r.version == version {
-		return r.values, nil
-	}
-	values, err := decodeValues(data)
-	if err != nil {
-		return nil, fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
-	}
-	s.recent.put(key, version, values)
-	return values, nil
-}
-
 // snapshotQuery finds, in one statement, the repository that owner/name ($1,
-// $2 as name keys) names, the version of its owner's fields, its owner's
-// snapshot version, and the row of its issue $3: state, where a transferred
+// $2 as name keys) names, its owner's account and the version of the
+// owner's fields, and the row of its issue $3: state, where a transferred
 // issue went, version and values. A repository that does not exist gives no
 // row; an issue that does not exist gives NULLs.
 const snapshotQuery = `
-	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.fields_version, a.snapshot_version,
+	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.fields_version,
 		i.state, i.moved_to_repository_id, i.moved_to_number, i.version, i.field_values
 	FROM repository_names n
 	JOIN repositories r ON r.id = n.repository_id
@@ -38,26 +25,26 @@ const snapshotQuery = `
 	WHERE n.owner_key = $1 AND n.name_key = $2`
 
 // Snapshot reads, in one query, all that a request for the values of issue
-// number of owner/name needs: the repository as [Store.Repository] finds it,
-// the issue as [Store.Issue] finds it in that repository, and, when it is the
-// issue asked for, its values and version, and the fields of the
-// repository's owner. The fields come from memory when the version of the
-// owner's fields that the query reads is the one kept; otherwise a second
-// query reads them, and they are kept for the next requests. An issue that was
-// transferred takes a second query too, which follows its transfers.
+// number of owner/name needs: the repository that owner/name names now or
+// named before, the issue, and, when it is the issue asked for, its values
+// and version, and the fields of the repository's owner. The fields come
+// from memory when the version of the owner's fields that the query reads is
+// the one kept; otherwise a second query reads them, and they are kept for
+// the next requests. An issue that was transferred takes a second query too,
+// which follows its transfers. The values are kept too, for the next
+// [Store.UpdateValues] of the issue.
 func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var snap issuefields.Snapshot
 	r := &snap.Repository
-	var kept keptRepository
+	var ownerID, fieldsVersion int64
 	var st issueState
 	var version *int64
 	var data []byte
 	var state *string
-	names := [2]string{nameKey(owner), nameKey(name)}
-	err := s.pool.QueryRow(ctx, snapshotQuery, names[0], names[1], number).Scan(
-		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &kept.ownerID, &kept.fieldsVersion, &kept.snapshotVersion,
+	err := s.pool.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
+		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &ownerID, &fieldsVersion,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -65,8 +52,6 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 	case err != nil:
 		return snap, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
 	}
-	kept.repo = *r
-	s.repos.put(names, kept)
 	key := issuefields.IssueKey{RepositoryID: r.ID, Number: number}
 	switch {
 	case state == nil:
@@ -85,6 +70,26 @@ func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) 
 		return snap, err
 	}
 	snap.Version = formatVersion(*version)
-	snap.Fields, err = s.fields.of(ctx, s.pool, kept.ownerID, kept.fieldsVersion)
+	snap.Fields, err = s.fields.of(ctx, s.pool, ownerID, fieldsVersion)
 	return snap, err
+}
+
+// decode returns the values of key at version, which data holds: the kept
+// ones, when this process kept that version, and otherwise those that data
+// holds, which it keeps.
+func (s *Store) decode(key issuefields.IssueKey, version int64, data []byte) ([]issuefields.Value, error) {
+	if r, ok := s.recent.get(key); ok && r.version == version {
+		return r.values, nil
+	}
+	values, err := decodeValues(data)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: read the values of %s: %w", describe(key), err)
+	}
+	s.recent.put(key, version, values)
+	return values, nil
+}
+
+// formatVersion returns the version of an issue whose version column holds n.
+func formatVersion(n int64) issuefields.Version {
+	return issuefields.Version(strconv.FormatInt(n, 10))
 }

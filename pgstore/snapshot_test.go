@@ -22,9 +22,9 @@ func seedMoves(t *testing.T, s storetest.Seeder) {
 	}
 	must(s.AddOrganization("octo-org"))
 	must(s.AddOrganization("other-org"))
-	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
-	must(s.AddField("octo-org", issuefields.Field{ID: 2, Name: "Priority", DataType: issuefields.SingleSelect,
-		Options: []issuefields.Option{{ID: 21, Name: "High", Color: "red"}, {ID: 22, Name: "Low", Color: "green"}}}))
+	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}))
+	must(s.AddField("octo-org", issuefields.Field{ID: 2, Name: "Priority", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{ID: 21, Name: "High", Color: "red"}, {ID: 22, Name: "Low", Color: "green"}}}))
 	for _, name := range []string{"hello-world", "old-name", "moving", "target"} {
 		_, err := s.AddRepository("octo-org", name, false)
 		must(err)

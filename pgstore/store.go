@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is an [issuefields.Store] that keeps its data in PostgreSQL, in the
-// tables that [Migrate] creates. Its seed methods fill it as those of
-// memstore.Store do. It is safe for concurrent use, and several Stores, in
+// Store is an [issuefields.Store] and an [issuefields.FieldManager] that
+// keeps its data in PostgreSQL, in the tables that [Migrate] creates. Its
+// seed methods fill it as those of memstore.Store do. It is safe for concurrent use, and several Stores, in
 // one process or in several, may share one database. The zero value is not
 // usable; call [Open] or [New].
 type Store struct {
@@ -21,14 +21,11 @@ type Store struct {
 	turns    turns
 	fields   fieldsCache
 	recent   recentValues
-	repos    keptRepositories
 }
 
 var (
-	_ issuefields.Store          = (*Store)(nil)
-	_ issuefields.Snapshotter    = (*Store)(nil)
-	_ issuefields.Updater        = (*Store)(nil)
-	_ issuefields.SnapshotKeeper = (*Store)(nil)
+	_ issuefields.Store        = (*Store)(nil)
+	_ issuefields.FieldManager = (*Store)(nil)
 )
 
 // New returns a Store that works through pool, which belongs to the caller,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,179 +19,158 @@ import (
 // The stores in this file each break one rule of the contract, on top of a
 // memstore.Store that keeps the data.
 
+// A change is what UpdateValues applies to an issue's values.
+type change = func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error)
+
+// A fieldsChange is what ChangeFields applies to an organization's fields.
+type fieldsChange = func(current []issuefields.Field) ([]issuefields.Field, error)
+
 // caseSensitive matches owner and name case-sensitively.
 type caseSensitive struct{ *memstore.Store }
 
-func (s caseSensitive) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	r, err := s.Store.Repository(ctx, owner, name)
+func (s caseSensitive) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	r := snap.Repository
 	if err == nil && strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) && owner+"/"+name != r.Owner+"/"+r.Name {
-		return issuefields.Repository{}, issuefields.ErrNotFound
+		return issuefields.Snapshot{}, issuefields.ErrNotFound
 	}
-	return r, err
+	return snap, err
 }
 
 // currentNamesOnly does not find a repository by a former owner or name.
 type currentNamesOnly struct{ *memstore.Store }
 
-func (s currentNamesOnly) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	r, err := s.Store.Repository(ctx, owner, name)
-	if err == nil && !strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) {
-		return issuefields.Repository{}, issuefields.ErrNotFound
+func (s currentNamesOnly) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	if r := snap.Repository; err == nil && !strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) {
+		return issuefields.Snapshot{}, issuefields.ErrNotFound
 	}
-	return r, err
+	return snap, err
 }
 
 // opaqueNotFound returns an error that does not wrap ErrNotFound.
 type opaqueNotFound struct{ *memstore.Store }
 
-func (s opaqueNotFound) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	r, err := s.Store.Repository(ctx, owner, name)
+func (s opaqueNotFound) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
 	if err != nil {
-		return r, errors.New(err.Error())
+		return snap, errors.New(err.Error())
 	}
-	return r, nil
+	return snap, nil
 }
 
-// repositoryEdit changes every repository that Repository returns.
-type repositoryEdit struct {
+// snapshotEdit changes what Snapshot returns, or fails, given the owner,
+// name and number asked for. The Snapshot's slices are its own.
+type snapshotEdit struct {
 	*memstore.Store
-	edit func(*issuefields.Repository)
+	edit func(owner, name string, number int64, snap *issuefields.Snapshot) error
 }
 
-func (s repositoryEdit) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	r, err := s.Store.Repository(ctx, owner, name)
-	s.edit(&r)
-	return r, err
-}
-
-// issueEdit turns what Issue returns into something else.
-type issueEdit struct {
-	*memstore.Store
-	edit func(repo issuefields.Repository, number int64, is issuefields.Issue, err error) (issuefields.Issue, error)
-}
-
-func (s issueEdit) Issue(ctx context.Context, repo issuefields.Repository, number int64) (issuefields.Issue, error) {
-	is, err := s.Store.Issue(ctx, repo, number)
-	return s.edit(repo, number, is, err)
-}
-
-// fieldsEdit changes the fields that Fields returns, or fails.
-type fieldsEdit struct {
-	*memstore.Store
-	edit func(repo issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error)
-}
-
-func (s fieldsEdit) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
-	fields, err := s.Store.Fields(ctx, repo)
+func (s snapshotEdit) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
 	if err != nil {
-		return nil, err
+		return snap, err
 	}
-	return s.edit(repo, deepFields(fields)) // memstore's fields are a shared snapshot
+	snap.Fields, snap.Values = deepFields(snap.Fields), deep(snap.Values) // memstore's slices are shared
+	if err := s.edit(owner, name, number, &snap); err != nil {
+		return issuefields.Snapshot{}, err
+	}
+	return snap, nil
 }
 
-// cachedFields remembers the fields that it first returned for a
-// repository, and returns them from then on.
+// moved reports whether snap shows an issue other than number of its
+// Repository.
+func moved(snap *issuefields.Snapshot, number int64) bool {
+	return snap.IssueErr == nil && snap.Issue.Key() != issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}
+}
+
+// cachedFields remembers the fields that Snapshot first showed for a
+// repository, and shows them from then on.
 type cachedFields struct {
 	*memstore.Store
 	mu    sync.Mutex
 	cache map[int64][]issuefields.Field
 }
 
-func (s *cachedFields) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
+func (s *cachedFields) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	if err != nil || snap.IssueErr != nil {
+		return snap, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if fields, ok := s.cache[repo.ID]; ok {
-		return fields, nil
+	if fields, ok := s.cache[snap.Repository.ID]; ok {
+		snap.Fields = fields
 	}
-	fields, err := s.Store.Fields(ctx, repo)
-	if err != nil {
-		return nil, err
-	}
-	s.cache[repo.ID] = fields
-	return fields, nil
+	s.cache[snap.Repository.ID] = snap.Fields
+	return snap, nil
 }
 
-// valuesEdit changes the values that Values returns.
-type valuesEdit struct {
-	*memstore.Store
-	edit func([]issuefields.Value)
-}
-
-func (s valuesEdit) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	values, v, err := s.Store.Values(ctx, key)
-	values = deep(values) // memstore's values are a shared snapshot
-	s.edit(values)
-	return values, v, err
-}
-
-// aliasing keeps in(the values it is given) for each issue, and returns
-// out(those values).
-type aliasing struct {
-	*memstore.Store
-	in, out func([]issuefields.Value) []issuefields.Value
-	mu      sync.Mutex
-	kept    map[issuefields.IssueKey][]issuefields.Value
-}
-
-func (s *aliasing) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	values, v, err := s.Store.Values(ctx, key)
-	if kept, ok := s.kept[key]; ok && err == nil {
-		values = s.out(kept)
-	}
-	return values, v, err
-}
-
-func (s *aliasing) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, err := s.Store.CompareAndSwap(ctx, key, expected, values)
-	if err == nil {
-		s.kept[key] = s.in(values)
-	}
-	return v, err
-}
-
-// oneFieldsBuffer answers every Fields call in one buffer of its own,
-// overwriting what it returned before.
+// oneFieldsBuffer shows the fields of every Snapshot in one buffer of its
+// own, overwriting what it showed before.
 type oneFieldsBuffer struct {
 	*memstore.Store
 	mu  sync.Mutex
 	buf []issuefields.Field
 }
 
-func (s *oneFieldsBuffer) Fields(ctx context.Context, repo issuefields.Repository) ([]issuefields.Field, error) {
-	fields, err := s.Store.Fields(ctx, repo)
+func (s *oneFieldsBuffer) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.buf = append(s.buf[:0], fields...)
-	return s.buf, err
+	s.buf = append(s.buf[:0], snap.Fields...)
+	snap.Fields = s.buf
+	return snap, err
+}
+
+// valuesEdit changes the values that Snapshot shows and UpdateValues gives
+// change.
+type valuesEdit struct {
+	*memstore.Store
+	edit func([]issuefields.Value)
+}
+
+func (s valuesEdit) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	snap.Values = deep(snap.Values) // memstore's values are shared
+	s.edit(snap.Values)
+	return snap, err
+}
+
+func (s valuesEdit) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
+		current = deep(current)
+		s.edit(current)
+		return change(current, v)
+	})
 }
 
 // valuesOverwritten hands out memstore's values as they are, and its
-// SetValues writes new values into the slice it handed out last for the
-// issue, when they have the same length, instead of replacing it. It breaks
-// the snapshot rule only in SetValues, which the suite never calls while
-// other goroutines read, so that the race detector does not stop the suite.
+// SetValues writes new values into the slice that Snapshot handed out last
+// for the issue, when they have the same length, instead of replacing it. It
+// breaks the snapshot rule only in SetValues, which the suite never calls
+// while other goroutines read, so that the race detector does not stop the
+// suite.
 type valuesOverwritten struct {
 	*memstore.Store
 	mu        sync.Mutex
 	handedOut map[issuefields.IssueKey][]issuefields.Value
 }
 
-func (s *valuesOverwritten) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	values, v, err := s.Store.Values(ctx, key)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.handedOut[key] = values
-	return values, v, err
+func (s *valuesOverwritten) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	if err == nil && snap.IssueErr == nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.handedOut[snap.Issue.Key()] = snap.Values
+	}
+	return snap, err
 }
 
 func (s *valuesOverwritten) SetValues(owner, repo string, number int64, values []issuefields.Value) error {
-	if r, err := s.Store.Repository(context.Background(), owner, repo); err == nil {
+	if snap, err := s.Store.Snapshot(context.Background(), owner, repo, number); err == nil && snap.IssueErr == nil {
 		s.mu.Lock()
-		if old := s.handedOut[issuefields.IssueKey{RepositoryID: r.ID, Number: number}]; len(old) == len(values) {
+		if old := s.handedOut[snap.Issue.Key()]; len(old) == len(values) {
 			copy(old, values)
 		}
 		s.mu.Unlock()
@@ -198,85 +178,173 @@ func (s *valuesOverwritten) SetValues(owner, repo string, number int64, values [
 	return s.Store.SetValues(owner, repo, number, values)
 }
 
-// swapEdit implements CompareAndSwap with a function of the underlying store.
-type swapEdit struct {
+// aliasing keeps in(the values that a change returns) for each issue, and
+// shows out(those values) in their place.
+type aliasing struct {
 	*memstore.Store
-	swap func(s *memstore.Store, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error)
+	in, out func([]issuefields.Value) []issuefields.Value
+	mu      sync.Mutex
+	kept    map[issuefields.IssueKey][]issuefields.Value
 }
 
-func (s swapEdit) CompareAndSwap(_ context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	return s.swap(s.Store, key, expected, values)
+func (s *aliasing) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if kept, ok := s.kept[snap.Issue.Key()]; ok && err == nil && snap.IssueErr == nil {
+		snap.Values = s.out(kept)
+	}
+	return snap, err
 }
 
-// ignoreVersion writes whatever version the issue has.
-func ignoreVersion(s *memstore.Store, key issuefields.IssueKey, _ issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	_, current, err := s.Values(context.Background(), key)
+func (s *aliasing) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
+		s.mu.Lock()
+		if kept, ok := s.kept[key]; ok {
+			current = s.out(kept)
+		}
+		s.mu.Unlock()
+		next, err := change(current, v)
+		if err == nil {
+			s.mu.Lock()
+			s.kept[key] = s.in(next)
+			s.mu.Unlock()
+		}
+		return next, err
+	})
+}
+
+// notAtomic reads the values, calls change with them outside the issue's
+// lock, and writes what it returns over whatever the issue holds by then.
+type notAtomic struct{ *memstore.Store }
+
+func (s notAtomic) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	current, version, err := read(ctx, s.Store, key)
 	if err != nil {
 		return "", err
 	}
-	return s.CompareAndSwap(context.Background(), key, current, values)
-}
-
-// checkThenWrite compares the version, waits, and then writes whatever
-// version the issue has by then.
-func checkThenWrite(s *memstore.Store, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	_, current, err := s.Values(context.Background(), key)
+	next, err := change(current, version)
 	if err != nil {
 		return "", err
 	}
-	if current != expected {
-		return "", issuefields.ErrVersionConflict
-	}
-	time.Sleep(10 * time.Millisecond)
-	return ignoreVersion(s, key, expected, values)
+	time.Sleep(time.Millisecond)
+	return s.Store.UpdateValues(ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+		return next, nil
+	})
 }
 
-// knownFieldsOnly refuses values of fields that the repository's owner does
-// not have.
-func knownFieldsOnly(s *memstore.Store, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	fields, err := s.Fields(context.Background(), issuefields.Repository{ID: key.RepositoryID})
-	if err != nil {
-		return "", err
-	}
-	for _, v := range values {
-		if !slices.ContainsFunc(fields, func(f issuefields.Field) bool { return f.ID == v.FieldID }) {
-			return "", fmt.Errorf("field %d not found", v.FieldID)
+// staleFirst calls change first with the values it last wrote to the issue,
+// and returns the error of that call instead of calling change again with
+// the values the issue holds.
+type staleFirst struct {
+	*memstore.Store
+	mu    sync.Mutex
+	wrote map[issuefields.IssueKey]written
+}
+
+// written is what a store wrote to an issue: values and their version.
+type written struct {
+	values  []issuefields.Value
+	version issuefields.Version
+}
+
+func (s *staleFirst) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	s.mu.Lock()
+	last, ok := s.wrote[key]
+	s.mu.Unlock()
+	if ok {
+		if _, err := change(last.values, last.version); err != nil {
+			return "", err
 		}
 	}
-	return s.CompareAndSwap(context.Background(), key, expected, values)
+	var next []issuefields.Value
+	v, err := s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
+		var err error
+		next, err = change(current, version)
+		return next, err
+	})
+	if err == nil {
+		s.mu.Lock()
+		s.wrote[key] = written{deep(next), v}
+		s.mu.Unlock()
+	}
+	return v, err
+}
+
+// callsChangeFirst calls change before it looks for the issue, and
+// ignores what it returns.
+type callsChangeFirst struct{ *memstore.Store }
+
+func (s callsChangeFirst) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	_, _ = change(nil, "")
+	return s.Store.UpdateValues(ctx, key, change)
+}
+
+// clearedOnError clears the issue's values when change fails.
+type clearedOnError struct{ *memstore.Store }
+
+func (s clearedOnError) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	v, err := s.Store.UpdateValues(ctx, key, change)
+	if err != nil {
+		_, _ = s.Store.UpdateValues(ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) { return nil, nil })
+	}
+	return v, err
+}
+
+// oneFieldOnce refuses values that repeat a field.
+type oneFieldOnce struct{ *memstore.Store }
+
+func (s oneFieldOnce) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
+		next, err := change(current, version)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range next {
+			if slices.ContainsFunc(next[:i], func(w issuefields.Value) bool { return w.FieldID == v.FieldID }) {
+				return nil, fmt.Errorf("field %d has two values", v.FieldID)
+			}
+		}
+		return next, nil
+	})
+}
+
+// oneWriteLock writes one issue at a time.
+type oneWriteLock struct {
+	*memstore.Store
+	mu sync.Mutex
+}
+
+func (s *oneWriteLock) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Store.UpdateValues(ctx, key, change)
 }
 
 // renamedVersions hands out versions of its own, made by name from the
-// underlying store's version and the values, and compares them under a lock
-// of its own.
+// underlying store's version and the values.
 type renamedVersions struct {
 	*memstore.Store
 	name func(v issuefields.Version, values []issuefields.Value) issuefields.Version
-	mu   sync.Mutex
 }
 
-func (s *renamedVersions) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	values, v, err := s.Store.Values(ctx, key)
-	return values, s.name(v, values), err
+func (s renamedVersions) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	snap.Version = s.name(snap.Version, snap.Values)
+	return snap, err
 }
 
-func (s *renamedVersions) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	current, v, err := s.Store.Values(ctx, key)
+func (s renamedVersions) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+	var next []issuefields.Value
+	v, err := s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
+		var err error
+		next, err = change(current, s.name(version, current))
+		return next, err
+	})
 	if err != nil {
 		return "", err
 	}
-	if s.name(v, current) != expected {
-		return "", issuefields.ErrVersionConflict
-	}
-	if _, err := s.Store.CompareAndSwap(ctx, key, v, values); err != nil {
-		return "", err
-	}
-	_, v, err = s.Store.Values(ctx, key)
-	return s.name(v, values), err
+	return s.name(v, next), nil
 }
 
 // byContent names a version by the values alone, so that equal values have
@@ -285,10 +353,11 @@ func byContent(_ issuefields.Version, values []issuefields.Value) issuefields.Ve
 	return issuefields.Version(fmt.Sprint(values))
 }
 
-// modulo3 names a version by the underlying one modulo 3.
+// modulo3 names a version by a hash of the underlying one modulo 3.
 func modulo3(v issuefields.Version, _ []issuefields.Value) issuefields.Version {
-	n, _ := strconv.Atoi(string(v))
-	return issuefields.Version(strconv.Itoa(n % 3))
+	h := fnv.New32a()
+	h.Write([]byte(v))
+	return issuefields.Version(strconv.Itoa(int(h.Sum32() % 3)))
 }
 
 // globalVersion has one version for the whole store, which every write
@@ -299,20 +368,21 @@ type globalVersion struct {
 	version int
 }
 
-func (s *globalVersion) Values(ctx context.Context, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+func (s *globalVersion) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	values, _, err := s.Store.Values(ctx, key)
-	return values, issuefields.Version(strconv.Itoa(s.version)), err
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	snap.Version = issuefields.Version(strconv.Itoa(s.version))
+	return snap, err
 }
 
-func (s *globalVersion) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
+func (s *globalVersion) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if expected != issuefields.Version(strconv.Itoa(s.version)) {
-		return "", issuefields.ErrVersionConflict
-	}
-	if _, err := ignoreVersion(s.Store, key, expected, values); err != nil {
+	_, err := s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
+		return change(current, issuefields.Version(strconv.Itoa(s.version)))
+	})
+	if err != nil {
 		return "", err
 	}
 	s.version++
@@ -326,42 +396,144 @@ func (s *globalVersion) SetValues(owner, repo string, number int64, values []iss
 	return s.Store.SetValues(owner, repo, number, values)
 }
 
-// same returns its argument.
-func same[S any](s S) S { return s }
+// reusedIDs gives a new field or option the next ID above those of the
+// organization's fields now, which may be the ID of one that was deleted.
+type reusedIDs struct{ *memstore.Store }
 
-// deepFields returns a copy of fields that shares nothing.
-func deepFields(fields []issuefields.Field) []issuefields.Field {
-	out := slices.Clone(fields)
-	for i := range out {
-		out[i].Options = slices.Clone(out[i].Options)
-	}
-	return out
+func (s reusedIDs) ChangeFields(ctx context.Context, org string, change fieldsChange) ([]issuefields.Field, error) {
+	return s.Store.ChangeFields(ctx, org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+		next, err := change(current)
+		if err != nil {
+			return nil, err
+		}
+		next = deepFields(next)
+		var last int64
+		for _, f := range next {
+			last = max(last, f.ID)
+			for _, o := range f.Options {
+				last = max(last, o.ID)
+			}
+		}
+		for i := range next {
+			if next[i].ID == 0 {
+				last++
+				next[i].ID = last
+			}
+			for j := range next[i].Options {
+				if next[i].Options[j].ID == 0 {
+					last++
+					next[i].Options[j].ID = last
+				}
+			}
+		}
+		return next, nil
+	})
 }
 
-// shallow returns a copy of values that shares the OptionIDs.
-func shallow(values []issuefields.Value) []issuefields.Value { return slices.Clone(values) }
+// fieldsNotAtomic reads the fields, calls change with them outside the
+// organization's lock, and stores what it returns over whatever the
+// organization has by then.
+type fieldsNotAtomic struct{ *memstore.Store }
 
-// deep returns a copy of values that shares nothing.
-func deep(values []issuefields.Value) []issuefields.Value {
-	out := slices.Clone(values)
-	for i := range out {
-		out[i].OptionIDs = slices.Clone(out[i].OptionIDs)
+func (s fieldsNotAtomic) ChangeFields(ctx context.Context, org string, change fieldsChange) ([]issuefields.Field, error) {
+	current, err := s.OrganizationFields(ctx, org)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	next, err := change(current)
+	if err != nil {
+		return nil, err
+	}
+	time.Sleep(time.Millisecond)
+	return s.Store.ChangeFields(ctx, org, func([]issuefields.Field) ([]issuefields.Field, error) { return next, nil })
 }
 
-// fieldsByID sorts fields by ID.
-func fieldsByID(_ issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error) {
-	slices.SortFunc(fields, func(a, b issuefields.Field) int { return cmp.Compare(a.ID, b.ID) })
-	return fields, nil
+// optionsRequired refuses a select field without options.
+type optionsRequired struct{ *memstore.Store }
+
+func (s optionsRequired) ChangeFields(ctx context.Context, org string, change fieldsChange) ([]issuefields.Field, error) {
+	return s.Store.ChangeFields(ctx, org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+		next, err := change(current)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range next {
+			if (f.DataType == issuefields.DataTypeSingleSelect || f.DataType == issuefields.DataTypeMultiSelect) && len(f.Options) == 0 {
+				return nil, fmt.Errorf("field %q has no options", f.Name)
+			}
+		}
+		return next, nil
+	})
 }
 
-// optionsByID sorts the options of every field by ID.
-func optionsByID(_ issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error) {
-	for _, f := range fields {
-		slices.SortFunc(f.Options, func(a, b issuefields.Option) int { return cmp.Compare(a.ID, b.ID) })
+// keptFields keeps the slice that a change returned, and shows it in place
+// of the organization's fields.
+type keptFields struct {
+	*memstore.Store
+	mu   sync.Mutex
+	kept map[string][]issuefields.Field // by lower-cased login
+}
+
+func (s *keptFields) ChangeFields(ctx context.Context, org string, change fieldsChange) ([]issuefields.Field, error) {
+	var next []issuefields.Field
+	stored, err := s.Store.ChangeFields(ctx, org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+		var err error
+		next, err = change(current)
+		return next, err
+	})
+	if err == nil {
+		s.mu.Lock()
+		s.kept[strings.ToLower(org)] = next
+		s.mu.Unlock()
 	}
-	return fields, nil
+	return stored, err
+}
+
+func (s *keptFields) OrganizationFields(ctx context.Context, org string) ([]issuefields.Field, error) {
+	fields, err := s.Store.OrganizationFields(ctx, org)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if kept, ok := s.kept[strings.ToLower(org)]; ok && err == nil {
+		return kept, nil
+	}
+	return fields, err
+}
+
+func (s *keptFields) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if kept, ok := s.kept[strings.ToLower(snap.Repository.Owner)]; ok && err == nil {
+		snap.Fields = kept
+	}
+	return snap, err
+}
+
+// fieldsOverwritten writes the fields that ChangeFields stores into the slice
+// that OrganizationFields handed out last for the organization, when they
+// have the same length, instead of replacing it.
+type fieldsOverwritten struct {
+	*memstore.Store
+	mu        sync.Mutex
+	handedOut map[string][]issuefields.Field // by lower-cased login
+}
+
+func (s *fieldsOverwritten) OrganizationFields(ctx context.Context, org string) ([]issuefields.Field, error) {
+	fields, err := s.Store.OrganizationFields(ctx, org)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handedOut[strings.ToLower(org)] = fields
+	return fields, err
+}
+
+func (s *fieldsOverwritten) ChangeFields(ctx context.Context, org string, change fieldsChange) ([]issuefields.Field, error) {
+	stored, err := s.Store.ChangeFields(ctx, org, change)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.handedOut[strings.ToLower(org)]; err == nil && len(old) == len(stored) {
+		copy(old, stored)
+	}
+	return stored, err
 }
 
 // duplicateOptionNames accepts a field whose options repeat a name, and keeps
@@ -370,7 +542,7 @@ type duplicateOptionNames struct{ *memstore.Store }
 
 func (s duplicateOptionNames) AddField(org string, f issuefields.Field) error {
 	seen := make(map[string]bool)
-	f.Options = slices.DeleteFunc(slices.Clone(f.Options), func(o issuefields.Option) bool {
+	f.Options = slices.DeleteFunc(slices.Clone(f.Options), func(o issuefields.FieldOption) bool {
 		dup := seen[o.Name]
 		seen[o.Name] = true
 		return dup
@@ -407,13 +579,14 @@ type forgetfulRename struct {
 }
 
 func (s *forgetfulRename) RenameRepository(owner, name, newName string) error {
-	r, err := s.Store.Repository(context.Background(), owner, name)
+	snap, err := s.Store.Snapshot(context.Background(), owner, name, 0)
 	if err != nil {
 		return err
 	}
 	if err := s.Store.RenameRepository(owner, name, newName); err != nil {
 		return err
 	}
+	r := snap.Repository
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.forgotten[[2]string{strings.ToLower(r.Owner), strings.ToLower(r.Name)}] = true
@@ -421,12 +594,66 @@ func (s *forgetfulRename) RenameRepository(owner, name, newName string) error {
 	return nil
 }
 
-func (s *forgetfulRename) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+func (s *forgetfulRename) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	s.mu.Lock()
 	forgotten := s.forgotten[[2]string{strings.ToLower(owner), strings.ToLower(name)}]
 	s.mu.Unlock()
 	if forgotten {
-		return issuefields.Repository{}, issuefields.ErrNotFound
+		return issuefields.Snapshot{}, issuefields.ErrNotFound
 	}
-	return s.Store.Repository(ctx, owner, name)
+	return s.Store.Snapshot(ctx, owner, name, number)
+}
+
+// errRead is what the change of read returns.
+var errRead = errors.New("only reading")
+
+// read returns the values of the issue and their version, as s's
+// UpdateValues gives them to change.
+func read(ctx context.Context, s *memstore.Store, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
+	var values []issuefields.Value
+	var version issuefields.Version
+	_, err := s.UpdateValues(ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
+		values, version = current, v
+		return nil, errRead
+	})
+	if !errors.Is(err, errRead) {
+		return nil, "", err
+	}
+	return values, version, nil
+}
+
+// same returns its argument.
+func same[S any](s S) S { return s }
+
+// deepFields returns a copy of fields that shares nothing.
+func deepFields(fields []issuefields.Field) []issuefields.Field {
+	out := slices.Clone(fields)
+	for i := range out {
+		out[i].Options = slices.Clone(out[i].Options)
+	}
+	return out
+}
+
+// shallow returns a copy of values that shares the OptionIDs.
+func shallow(values []issuefields.Value) []issuefields.Value { return slices.Clone(values) }
+
+// deep returns a copy of values that shares nothing.
+func deep(values []issuefields.Value) []issuefields.Value {
+	out := slices.Clone(values)
+	for i := range out {
+		out[i].OptionIDs = slices.Clone(out[i].OptionIDs)
+	}
+	return out
+}
+
+// fieldsByID sorts fields by ID.
+func fieldsByID(fields []issuefields.Field) {
+	slices.SortFunc(fields, func(a, b issuefields.Field) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// optionsByID sorts the options of every field by ID.
+func optionsByID(fields []issuefields.Field) {
+	for _, f := range fields {
+		slices.SortFunc(f.Options, func(a, b issuefields.FieldOption) int { return cmp.Compare(a.ID, b.ID) })
+	}
 }

@@ -5,39 +5,35 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/issuefields/issuefields"
 )
 
-// concurrencyCases check Store.CompareAndSwap under concurrent calls.
+// concurrencyCases check Store.UpdateValues under concurrent calls.
 var concurrencyCases = []testCase{
-	{"CompareAndSwap is atomic: concurrent read-modify-write loops on one issue lose no value", concurrentReadModifyWrite},
-	{"CompareAndSwap lets exactly one of many concurrent writers with the same expected version win", concurrentSameVersion},
-	{"CompareAndSwap on different issues at the same time never conflicts", concurrentDifferentIssues},
+	{"UpdateValues is atomic: concurrent UpdateValues of one issue lose no value", concurrentAppends},
+	{"UpdateValues lets exactly one of many concurrent writers that expect the same version win", concurrentSameVersion},
+	{"UpdateValues on different issues at the same time never conflicts", concurrentDifferentIssues},
+	{"UpdateValues on one issue does not wait for a change of another issue", concurrentNoWait},
 }
 
 const (
 	// writers is the number of goroutines that write at once.
 	writers = 16
-	// maxAttempts bounds the retries of one read-modify-write loop.
-	maxAttempts = 10000
+	// patience bounds how long a case waits for a call that must not wait
+	// for another.
+	patience = 2 * time.Second
 )
 
-func concurrentReadModifyWrite(e *env) {
+func concurrentAppends(e *env) {
 	key := e.anIssue()
 	errs := parallel(func(i int) error {
 		mine := issuefields.Value{FieldID: int64(1000 + i), Text: fmt.Sprint("writer ", i)}
-		for range maxAttempts {
-			values, v, err := e.s.Values(e.ctx, key)
-			if err != nil {
-				return fmt.Errorf("Values: %w", err)
-			}
-			_, err = e.s.CompareAndSwap(e.ctx, key, v, append(slices.Clip(values), mine))
-			if !errors.Is(err, issuefields.ErrVersionConflict) {
-				return err
-			}
-		}
-		return fmt.Errorf("no CompareAndSwap succeeded in %d attempts", maxAttempts)
+		_, err := e.s.UpdateValues(e.ctx, key, func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
+			return append(slices.Clip(current), mine), nil
+		})
+		return err
 	})
 	for i, err := range errs {
 		if err != nil {
@@ -52,7 +48,7 @@ func concurrentReadModifyWrite(e *env) {
 	}
 	slices.Sort(ids)
 	if len(ids) != writers || !slices.Equal(ids, want) {
-		e.r.Errorf("after %d writers each added a value of its own, Values holds the fields %v, want 1000 to %d once each", writers, ids, 1000+writers-1)
+		e.r.Errorf("after %d writers each added a value of its own, the issue holds the fields %v, want 1000 to %d once each", writers, ids, 1000+writers-1)
 	}
 }
 
@@ -62,7 +58,12 @@ func concurrentSameVersion(e *env) {
 	versions := make([]issuefields.Version, writers)
 	errs := parallel(func(i int) error {
 		var err error
-		versions[i], err = e.s.CompareAndSwap(e.ctx, key, v, []issuefields.Value{{FieldID: int64(i + 1), Text: "mine"}})
+		versions[i], err = e.s.UpdateValues(e.ctx, key, func(_ []issuefields.Value, current issuefields.Version) ([]issuefields.Value, error) {
+			if current != v {
+				return nil, errStale
+			}
+			return []issuefields.Value{{FieldID: int64(i + 1), Text: "mine"}}, nil
+		})
 		return err
 	})
 	var winners []int
@@ -70,8 +71,8 @@ func concurrentSameVersion(e *env) {
 		switch {
 		case err == nil:
 			winners = append(winners, i)
-		case !errors.Is(err, issuefields.ErrVersionConflict):
-			e.r.Errorf("writer %d: CompareAndSwap = %v, want nil or ErrVersionConflict", i, err)
+		case !errors.Is(err, errStale):
+			e.r.Errorf("writer %d: UpdateValues = %v, want nil or the error of its change", i, err)
 		}
 	}
 	if len(winners) != 1 {
@@ -80,10 +81,12 @@ func concurrentSameVersion(e *env) {
 	winner := winners[0]
 	want := []issuefields.Value{{FieldID: int64(winner + 1), Text: "mine"}}
 	if got, w := e.values(key); !equalValues(got, want) || w != versions[winner] {
-		e.r.Errorf("after writer %d won, Values = %v, %q; want %v, %q", winner, got, w, want, versions[winner])
+		e.r.Errorf("after writer %d won, UpdateValues gives change %v, %q; want %v, %q", winner, got, w, want, versions[winner])
 	}
 }
 
+// concurrentDifferentIssues has each writer write its own issue many times,
+// each time with a change that expects the version of its last write.
 func concurrentDifferentIssues(e *env) {
 	e.addOrgs("octo-org")
 	repo := e.addRepo("octo-org", "hello-world", false)
@@ -97,7 +100,12 @@ func concurrentDifferentIssues(e *env) {
 	const rounds = 50
 	errs := parallel(func(i int) (err error) {
 		for n := 0; err == nil && n < rounds; n++ {
-			versions[i], err = e.s.CompareAndSwap(e.ctx, keys[i], versions[i], []issuefields.Value{{FieldID: 20, Number: float64(n)}})
+			versions[i], err = e.s.UpdateValues(e.ctx, keys[i], func(_ []issuefields.Value, current issuefields.Version) ([]issuefields.Value, error) {
+				if current != versions[i] {
+					return nil, fmt.Errorf("%w: the version changed from %q to %q", errStale, versions[i], current)
+				}
+				return []issuefields.Value{{FieldID: 20, Number: float64(n)}}, nil
+			})
 		}
 		return err
 	})
@@ -106,6 +114,46 @@ func concurrentDifferentIssues(e *env) {
 			e.r.Errorf("writer on %+v: %v", keys[i], err)
 		}
 	}
+}
+
+// concurrentNoWait writes issue 1 with a change that returns only once a
+// write of issue 2 has returned.
+func concurrentNoWait(e *env) {
+	key := e.anIssue()
+	e.addIssues("octo-org", "hello-world", 2)
+	other := issuefields.IssueKey{RepositoryID: key.RepositoryID, Number: 2}
+	wrote := make(chan error, 1)
+	var once sync.Once
+	started := false
+	_, err := e.s.UpdateValues(e.ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+		once.Do(func() {
+			started = true
+			go func() {
+				_, err := e.s.UpdateValues(e.ctx, other, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+					return someValues(), nil
+				})
+				wrote <- err
+			}()
+		})
+		select {
+		case err := <-wrote:
+			wrote <- err
+			return changedValues(), nil
+		case <-time.After(patience):
+			return nil, fmt.Errorf("UpdateValues of issue 2 did not return within %v", patience)
+		}
+	})
+	if err != nil {
+		e.r.Errorf("UpdateValues of issue 1: %v", err)
+	}
+	if !started {
+		e.r.Fatalf("UpdateValues of issue 1 did not call change")
+	}
+	if err := <-wrote; err != nil {
+		e.r.Errorf("UpdateValues of issue 2, while a change of issue 1 ran: %v", err)
+	}
+	e.wantValues(key, changedValues(), "after writing issue 1")
+	e.wantValues(other, someValues(), "after writing issue 2")
 }
 
 // parallel calls f(0) to f(writers-1) on goroutines of their own, released

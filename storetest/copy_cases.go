@@ -7,13 +7,13 @@ import (
 )
 
 // copyCases check that a store copies the slices it is given, and that the
-// slices it returns are snapshots that nothing it does later changes.
+// slices it hands out are snapshots that nothing it does later changes.
 var copyCases = []testCase{
-	{"CompareAndSwap copies the values it is given", copyInSwap},
+	{"UpdateValues copies the values that change returns", copyInUpdate},
 	{"SetValues copies the values it is given", copyInSetValues},
 	{"AddField copies the options it is given", copyInAddField},
-	{"Values returns a snapshot that later calls and writes leave as it was", valuesSnapshot},
-	{"Fields returns a snapshot that later calls and AddField leave as it was", fieldsSnapshot},
+	{"Snapshot and UpdateValues hand out values that later calls and writes leave as they were", valuesSnapshot},
+	{"Snapshot hands out fields that later calls and AddField leave as they were", fieldsSnapshot},
 }
 
 // valueChanges are the ways in which a caller may change values it passed to
@@ -40,28 +40,29 @@ var fieldChanges = []struct {
 		fs[0] = issuefields.Field{ID: -1, Name: "changed"}
 	}},
 	{"an element of Options", func(fs []issuefields.Field) {
-		fs[0].Options[0] = issuefields.Option{ID: -1, Name: "changed"}
+		fs[0].Options[0] = issuefields.FieldOption{ID: -1, Name: "changed"}
 	}},
 }
 
-func copyInSwap(e *env) {
+func copyInUpdate(e *env) {
 	key := e.anIssue()
+	repo := e.repo("octo-org", "hello-world")
 	for _, c := range valueChanges {
-		_, v := e.values(key)
 		values := someValues()
-		e.swap(key, v, values)
+		e.swap(key, values)
 		c.change(values)
-		e.wantValues(key, someValues(), "after the caller changed "+c.what+" it passed to CompareAndSwap")
+		e.wantShown(repo, 1, someValues(), "after the caller changed "+c.what+" that its change returned to UpdateValues")
 	}
 }
 
 func copyInSetValues(e *env) {
-	key := e.anIssue()
+	e.anIssue()
+	repo := e.repo("octo-org", "hello-world")
 	for _, c := range valueChanges {
 		values := someValues()
 		e.setValues("octo-org", "hello-world", 1, values)
 		c.change(values)
-		e.wantValues(key, someValues(), "after the caller changed "+c.what+" it passed to SetValues")
+		e.wantShown(repo, 1, someValues(), "after the caller changed "+c.what+" it passed to SetValues")
 	}
 }
 
@@ -72,29 +73,35 @@ func copyInAddField(e *env) {
 		fields := octoFields()
 		e.addFields(org, fields)
 		c.change(fields)
-		if got := e.fields(e.addRepo(org, "hello-world", false)); !equalFields(got, octoFields()) {
-			e.r.Errorf("after the caller changed %s it passed to AddField, Fields = %+v, want %+v", c.what, got, octoFields())
+		if got := e.fields(e.addRepoWithIssue(org, "hello-world")); !equalFields(got, octoFields()) {
+			e.r.Errorf("after the caller changed %s it passed to AddField, Snapshot shows the fields %+v, want %+v", c.what, got, octoFields())
 		}
 	}
 }
 
-// valuesSnapshot reads issue 1's values, then reads issue 2's and writes
-// values of the same shape to both issues, and checks that the first read is
-// still what it was: a store may share its slices but never write into one it
-// handed out, nor reuse one buffer for every answer.
+// valuesSnapshot reads issue 1's values through Snapshot and UpdateValues,
+// then reads issue 2's and writes values of the same shape to both issues,
+// and checks that the first reads are still what they were: a store may share
+// its slices but never write into one it handed out, nor reuse one buffer for
+// every answer.
 func valuesSnapshot(e *env) {
 	key := e.anIssue()
 	e.addIssues("octo-org", "hello-world", 2)
+	repo := e.repo("octo-org", "hello-world")
 	other := issuefields.IssueKey{RepositoryID: key.RepositoryID, Number: 2}
-	_, v := e.values(key)
-	e.swap(key, v, someValues())
+	e.swap(key, someValues())
 	e.setValues("octo-org", "hello-world", 2, changedValues())
-	got, v := e.values(key)
+	shown := e.shown(repo, 1).Values
+	given, _ := e.values(key)
+	e.shown(repo, 2)
 	e.values(other)
-	e.swap(key, v, changedValues())
+	e.swap(key, changedValues())
 	e.setValues("octo-org", "hello-world", 1, changedValues())
-	if !equalValues(got, someValues()) {
-		e.r.Errorf("values that Values returned changed to %v after later calls and writes; want them left as %v", got, someValues())
+	if !equalValues(shown, someValues()) {
+		e.r.Errorf("values that Snapshot showed changed to %v after later calls and writes; want them left as %v", shown, someValues())
+	}
+	if !equalValues(given, someValues()) {
+		e.r.Errorf("values that UpdateValues gave change changed to %v after later calls and writes; want them left as %v", given, someValues())
 	}
 }
 
@@ -105,12 +112,12 @@ func fieldsSnapshot(e *env) {
 	e.addOrgs("octo-org", "other-org")
 	e.addFields("octo-org", octoFields())
 	e.addFields("other-org", otherFields())
-	repo := e.addRepo("octo-org", "hello-world", false)
+	repo := e.addRepoWithIssue("octo-org", "hello-world")
 	got := e.fields(repo)
-	e.fields(e.addRepo("other-org", "hello-world", false))
-	e.addFields("octo-org", []issuefields.Field{{ID: 60, Name: "Later", DataType: issuefields.Text}})
+	e.fields(e.addRepoWithIssue("other-org", "hello-world"))
+	e.addFields("octo-org", []issuefields.Field{{ID: 60, Name: "Later", DataType: issuefields.DataTypeText}})
 	e.fields(repo)
 	if !equalFields(got, octoFields()) {
-		e.r.Errorf("fields that Fields returned changed to %+v after later calls and AddField; want them left as %+v", got, octoFields())
+		e.r.Errorf("fields that Snapshot showed changed to %+v after later calls and AddField; want them left as %+v", got, octoFields())
 	}
 }

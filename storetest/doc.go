@@ -4,13 +4,17 @@
 // The Store interface has no way to put data in, so the suite tests a
 // [Store]: an issuefields.Store with seed methods that the suite calls to set
 // up each case. Every case gets a fresh, empty store and is named with the
-// sentence of the contract it enforces. Some cases check the seed methods
-// themselves: what each refuses, with the sentinel error that says what is
-// missing, and that a refused call changes nothing that the Store methods
-// show. A store that also implements [issuefields.FieldManager] is checked
-// against that interface's contract too (new IDs never reused, values of
-// removed fields and options pruned under new versions, refused changes
-// changing nothing); for another store those cases pass without a call.
+// sentence of the contract it enforces. The suite reads through the Store
+// methods alone: Snapshot for repositories, issues and what a request for an
+// issue shows, and UpdateValues, with a change that returns an error, for the
+// values and version that a write would start from. Some cases check the seed
+// methods themselves: what each refuses, with the sentinel error that says
+// what is missing, and that a refused call changes nothing that Snapshot
+// shows. A store that also implements [issuefields.FieldManager] is checked
+// against that interface's contract too (new IDs that the organization never
+// had, fields stored as given, issues left alone, refused changes changing
+// nothing, changes of one organization taking turns); for another store
+// those cases pass without a call.
 //
 // [Run] runs each case as a subtest; hooking an implementation up is one line:
 //

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/issuefields/issuefields"
@@ -94,63 +95,113 @@ func (e *env) setValues(owner, repo string, number int64, values []issuefields.V
 	e.seed(e.s.SetValues(owner, repo, number, values), "SetValues(%q, %q, %d, %v)", owner, repo, number, values)
 }
 
+// addRepoWithIssue adds the public repository owner/name and its issue 1,
+// and returns the repository.
+func (e *env) addRepoWithIssue(owner, name string) issuefields.Repository {
+	e.r.Helper()
+	repo := e.addRepo(owner, name, false)
+	e.addIssues(owner, name, 1)
+	return repo
+}
+
 // anIssue adds the organization octo-org, its repository hello-world and the
 // repository's issue 1, and returns the issue's key.
 func (e *env) anIssue() issuefields.IssueKey {
 	e.r.Helper()
 	e.addOrgs("octo-org")
-	repo := e.addRepo("octo-org", "hello-world", false)
-	e.addIssues("octo-org", "hello-world", 1)
-	return e.issue(repo, 1).Key()
+	return e.issue(e.addRepoWithIssue("octo-org", "hello-world"), 1).Key()
 }
 
-// repo returns the repository that owner/name names.
+// snapshot returns the Snapshot of issue number of the repository
+// owner/name.
+func (e *env) snapshot(owner, name string, number int64) issuefields.Snapshot {
+	e.r.Helper()
+	snap, err := e.s.Snapshot(e.ctx, owner, name, number)
+	if err != nil {
+		e.r.Fatalf("Snapshot(%q, %q, %d): %v", owner, name, number, err)
+	}
+	return snap
+}
+
+// repo returns the repository that owner/name names, as Snapshot finds it
+// for a number that no issue has.
 func (e *env) repo(owner, name string) issuefields.Repository {
 	e.r.Helper()
-	r, err := e.s.Repository(e.ctx, owner, name)
-	if err != nil {
-		e.r.Fatalf("Repository(%q, %q): %v", owner, name, err)
-	}
-	return r
+	return e.snapshot(owner, name, 0).Repository
 }
 
-// issue returns issue number of repo.
+// issue returns where issue number of repo is now, which must be a live
+// issue.
 func (e *env) issue(repo issuefields.Repository, number int64) issuefields.Issue {
 	e.r.Helper()
-	is, err := e.s.Issue(e.ctx, repo, number)
-	if err != nil {
-		e.r.Fatalf("Issue(%+v, %d): %v", repo, number, err)
+	snap := e.snapshot(repo.Owner, repo.Name, number)
+	if snap.IssueErr != nil {
+		e.r.Fatalf("Snapshot(%q, %q, %d).IssueErr = %v, want nil", repo.Owner, repo.Name, number, snap.IssueErr)
 	}
-	return is
+	return snap.Issue
 }
 
-// fields returns the fields of repo.
+// fields returns the fields that Snapshot shows for issue 1 of repo, which
+// must be a live issue that was not transferred (see addRepoWithIssue).
 func (e *env) fields(repo issuefields.Repository) []issuefields.Field {
 	e.r.Helper()
-	fs, err := e.s.Fields(e.ctx, repo)
-	if err != nil {
-		e.r.Fatalf("Fields(%+v): %v", repo, err)
-	}
-	return fs
+	return e.shown(repo, 1).Fields
 }
 
-// values returns the values of the issue and their version.
+// shown returns the Snapshot of issue number of repo, which must be a live
+// issue that was not transferred, so that the Snapshot describes it.
+func (e *env) shown(repo issuefields.Repository, number int64) issuefields.Snapshot {
+	e.r.Helper()
+	snap := e.snapshot(repo.Owner, repo.Name, number)
+	want := issuefields.IssueKey{RepositoryID: repo.ID, Number: number}
+	if snap.IssueErr != nil || snap.Issue.Key() != want {
+		e.r.Fatalf("Snapshot(%q, %q, %d) = issue %+v, %v; want the issue itself", repo.Owner, repo.Name, number, snap.Issue, snap.IssueErr)
+	}
+	return snap
+}
+
+// errRead is what a change returns to read values through UpdateValues
+// without writing them.
+var errRead = errors.New("storetest: a change that only reads")
+
+// values returns the values of the issue and their version, as UpdateValues
+// gives them to the last call of a change that returns an error. It ends the
+// case unless UpdateValues returns that error, and reports a failure if the
+// call changed the values or their version.
 func (e *env) values(key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version) {
 	e.r.Helper()
-	vs, v, err := e.s.Values(e.ctx, key)
-	if err != nil {
-		e.r.Fatalf("Values(%+v): %v", key, err)
+	values, version := e.read(key)
+	if again, v := e.read(key); !equalValues(again, values) || v != version {
+		e.r.Errorf("UpdateValues(%+v) with a change that failed changed the values from %v, %q to %v, %q", key, values, version, again, v)
 	}
-	return vs, v
+	return values, version
 }
 
-// swap replaces the values of the issue, whose version must be expected, and
-// returns the new version.
-func (e *env) swap(key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) issuefields.Version {
+// read returns what UpdateValues gives to the last call of a change that
+// returns errRead, and ends the case unless UpdateValues returns errRead.
+func (e *env) read(key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version) {
 	e.r.Helper()
-	v, err := e.s.CompareAndSwap(e.ctx, key, expected, values)
+	var values []issuefields.Value
+	var version issuefields.Version
+	_, err := e.s.UpdateValues(e.ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
+		values, version = current, v
+		return nil, errRead
+	})
+	if !errors.Is(err, errRead) {
+		e.r.Fatalf("UpdateValues(%+v) with a change that returned %q: error = %v, want one that wraps it", key, errRead, err)
+	}
+	return values, version
+}
+
+// swap replaces the values of the issue with values through UpdateValues,
+// and returns the new version.
+func (e *env) swap(key issuefields.IssueKey, values []issuefields.Value) issuefields.Version {
+	e.r.Helper()
+	v, err := e.s.UpdateValues(e.ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+		return values, nil
+	})
 	if err != nil {
-		e.r.Fatalf("CompareAndSwap(%+v, %q, %v): %v", key, expected, values, err)
+		e.r.Fatalf("UpdateValues(%+v) writing %v: %v", key, values, err)
 	}
 	return v
 }
@@ -159,6 +210,17 @@ func (e *env) swap(key issuefields.IssueKey, expected issuefields.Version, value
 func (e *env) wantValues(key issuefields.IssueKey, want []issuefields.Value, when string) {
 	e.r.Helper()
 	if got, _ := e.values(key); !equalValues(got, want) {
-		e.r.Errorf("%s: Values = %v, want %v", when, got, want)
+		e.r.Errorf("%s: UpdateValues gives change the values %v, want %v", when, got, want)
 	}
+}
+
+// wantShown reports a failure, citing when, unless issue number of repo,
+// which must be a live issue that was not transferred, holds want, both as
+// Snapshot shows it and as UpdateValues gives it to change.
+func (e *env) wantShown(repo issuefields.Repository, number int64, want []issuefields.Value, when string) {
+	e.r.Helper()
+	if got := e.shown(repo, number).Values; !equalValues(got, want) {
+		e.r.Errorf("%s: Snapshot(%q, %q, %d) shows the values %v, want %v", when, repo.Owner, repo.Name, number, got, want)
+	}
+	e.wantValues(issuefields.IssueKey{RepositoryID: repo.ID, Number: number}, want, when)
 }

@@ -25,8 +25,8 @@ func newAuditedStore() *auditedStore {
 	return &auditedStore{Store: memstore.New(), lastWriter: map[issuefields.IssueKey]string{}}
 }
 
-func (s *auditedStore) CompareAndSwap(ctx context.Context, key issuefields.IssueKey, expected issuefields.Version, values []issuefields.Value) (issuefields.Version, error) {
-	version, err := s.Store.CompareAndSwap(ctx, key, expected, values)
+func (s *auditedStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	version, err := s.Store.UpdateValues(ctx, key, change)
 	if err != nil {
 		return version, err
 	}
@@ -42,12 +42,12 @@ func (s *auditedStore) CompareAndSwap(ctx context.Context, key issuefields.Issue
 // former name.
 type forgetfulStore struct{ *auditedStore }
 
-func (s forgetfulStore) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
-	r, err := s.auditedStore.Repository(ctx, owner, name)
-	if err == nil && !strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) {
-		return issuefields.Repository{}, issuefields.ErrNotFound
+func (s forgetfulStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.auditedStore.Snapshot(ctx, owner, name, number)
+	if r := snap.Repository; err == nil && !strings.EqualFold(owner+"/"+name, r.Owner+"/"+r.Name) {
+		return issuefields.Snapshot{}, issuefields.ErrNotFound
 	}
-	return r, err
+	return snap, err
 }
 
 // A custom store is hooked up to the suite by a function that returns an
@@ -73,8 +73,8 @@ func Example_customStore() {
 	// Output:
 	// auditedStore: <nil>
 	// forgetfulStore fails:
-	// - Repository finds a renamed repository by every former name, under its current name
-	// - Repository finds a transferred repository by every former owner and name, under its current owner and name
+	// - Snapshot finds a renamed repository by every former name, under its current name
+	// - Snapshot finds a transferred repository by every former owner and name, under its current owner and name
 	// - RenameRepository takes over a former name of another repository, which keeps its other names
-	// - Issue returns the issue in its repository as it is now, after a rename and a transfer
+	// - Snapshot returns the issue in its repository as it is now, after a rename and a transfer
 }

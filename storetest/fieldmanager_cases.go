@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -13,14 +14,14 @@ import (
 var fieldManagerCases = []testCase{
 	{"OrganizationFields returns the organization's fields in order, matching the login case-insensitively", orgFieldsInOrder},
 	{"OrganizationFields and ChangeFields return ErrNotFound for an unknown organization or a user", orgFieldsNotFound},
-	{"ChangeFields stores every attribute of a field and gives new fields and options new IDs, which Fields shows at once", changeFieldsAdds},
-	{"ChangeFields keeps the values and versions of issues when nothing is removed", changeFieldsKeepsValues},
-	{"ChangeFields removes a deleted field's values from every issue of the organization, under new versions", changeFieldsDeletesValues},
-	{"ChangeFields removes a deleted option from the values that use it, and a value left without options", changeFieldsDeletesOptions},
-	{"ChangeFields never gives an ID that a deleted field or option had", changeFieldsNoReuse},
-	{"ChangeFields returns the error of change and changes nothing", changeFieldsChangeFails},
-	{"ChangeFields refuses invalid fields, an unknown ID and a new data type, and changes nothing", changeFieldsRefuses},
-	{"A CompareAndSwap prepared before a field was deleted fails with ErrVersionConflict", changeFieldsConflicts},
+	{"ChangeFields calls change with the current fields, stores every attribute of a field and gives new fields and options new IDs, which every Snapshot and OrganizationFields shows at once", changeFieldsAdds},
+	{"ChangeFields stores the fields that change returns as given, without validating them", changeFieldsNotValidated},
+	{"ChangeFields keeps the values and versions of issues when it removes no field or option", changeFieldsKeepsValues},
+	{"ChangeFields never gives an ID that a field or an option of the organization had before, even a deleted one", changeFieldsNoReuse},
+	{"ChangeFields returns an error that wraps the error of change, and changes nothing", changeFieldsChangeFails},
+	{"ChangeFields copies the fields that change returns", changeFieldsCopies},
+	{"OrganizationFields, Snapshot and ChangeFields hand out fields that later changes leave as they were", changeFieldsSnapshot},
+	{"ChangeFields is atomic: concurrent changes of one organization lose no field and give no ID twice", changeFieldsConcurrent},
 }
 
 // manager returns the store as a FieldManager, or nil if it is not one.
@@ -52,9 +53,45 @@ func (e *env) orgFields(org string) []issuefields.Field {
 	return fields
 }
 
+// wantOrgFields reports a failure, citing when, unless OrganizationFields
+// and the Snapshot of issue 1 of repo, a repository of org, show want.
+func (e *env) wantOrgFields(org string, repo issuefields.Repository, want []issuefields.Field, when string) {
+	e.r.Helper()
+	if got := e.orgFields(org); !equalFields(got, want) {
+		e.r.Errorf("%s: OrganizationFields(%q) = %+v, want %+v", when, org, got, want)
+	}
+	if got := e.fields(repo); !equalFields(got, want) {
+		e.r.Errorf("%s: Snapshot(%q, %q, 1) shows the fields %+v, want %+v", when, repo.Owner, repo.Name, got, want)
+	}
+}
+
 // without returns a copy of fields without the field id.
 func without(fields []issuefields.Field, id int64) []issuefields.Field {
 	return slices.DeleteFunc(slices.Clone(fields), func(f issuefields.Field) bool { return f.ID == id })
+}
+
+// idsOf returns the IDs of fields and their options.
+func idsOf(fields []issuefields.Field) []int64 {
+	var ids []int64
+	for _, f := range fields {
+		ids = append(ids, f.ID)
+		for _, o := range f.Options {
+			ids = append(ids, o.ID)
+		}
+	}
+	return ids
+}
+
+// checkNewIDs reports a failure unless ids, those that ChangeFields gave,
+// are positive, distinct, and none of had.
+func (e *env) checkNewIDs(ids, had []int64) {
+	e.r.Helper()
+	for i, id := range ids {
+		if id <= 0 || slices.Contains(ids[:i], id) || slices.Contains(had, id) {
+			e.r.Errorf("ChangeFields gave the IDs %v, want positive IDs, each given once, that no field or option of the organization had (%v)", ids, had)
+			return
+		}
+	}
 }
 
 // octoIssues adds octo-org's repositories hello-world and other with issue 1
@@ -67,9 +104,7 @@ func (e *env) octoIssues() (issuefields.IssueKey, issuefields.IssueKey, issuefie
 	e.addFields("other-org", otherFields())
 	var keys []issuefields.IssueKey
 	for _, repo := range []struct{ owner, name string }{{"octo-org", "hello-world"}, {"octo-org", "other"}, {"other-org", "hello-world"}} {
-		r := e.addRepo(repo.owner, repo.name, false)
-		e.addIssues(repo.owner, repo.name, 1)
-		keys = append(keys, e.issue(r, 1).Key())
+		keys = append(keys, e.issue(e.addRepoWithIssue(repo.owner, repo.name), 1).Key())
 	}
 	e.setValues("octo-org", "hello-world", 1, someValues())
 	e.setValues("octo-org", "other", 1, someValues())
@@ -100,7 +135,7 @@ func orgFieldsNotFound(e *env) {
 			e.r.Errorf("OrganizationFields(%q) error = %v, want ErrNotFound", org, err)
 		}
 		_, err := m.ChangeFields(e.ctx, org, func(current []issuefields.Field) ([]issuefields.Field, error) {
-			return append(current, issuefields.Field{Name: "Notes", DataType: issuefields.Text}), nil
+			return append(current, issuefields.Field{Name: "Notes", DataType: issuefields.DataTypeText}), nil
 		})
 		if !errors.Is(err, issuefields.ErrNotFound) {
 			e.r.Errorf("ChangeFields(%q) error = %v, want ErrNotFound", org, err)
@@ -112,24 +147,30 @@ func changeFieldsAdds(e *env) {
 	if e.manager() == nil {
 		return
 	}
-	e.addOrgs("octo-org")
+	e.addOrgs("octo-org", "other-org")
 	e.addFields("octo-org", octoFields())
-	repo := e.addRepo("octo-org", "hello-world", false)
+	e.addFields("other-org", otherFields())
+	repo := e.addRepoWithIssue("octo-org", "hello-world")
+	otherRepo := e.addRepoWithIssue("other-org", "hello-world")
 	at := time.Date(2026, 3, 10, 12, 30, 45, 0, time.UTC)
-	added := issuefields.Field{Name: "Stage", DataType: issuefields.SingleSelect, Description: "Where the work is",
-		Visibility: issuefields.VisibleToAll, CreatedAt: at, UpdatedAt: at.Add(time.Hour), Options: []issuefields.Option{
+	added := issuefields.Field{Name: "Stage", DataType: issuefields.DataTypeSingleSelect, Description: "Where the work is",
+		Visibility: issuefields.VisibleToAll, CreatedAt: at, UpdatedAt: at.Add(time.Hour), Options: []issuefields.FieldOption{
 			{Name: "Todo", Color: "gray", Description: "Not started", Priority: 1},
 			{Name: "Done", Color: "green", Priority: 2},
 		}}
-	got := e.change("octo-org", func(current []issuefields.Field) []issuefields.Field { return append(current, added) })
-	if len(got) != len(octoFields())+1 {
-		e.r.Fatalf("ChangeFields returned %d fields, want %d", len(got), len(octoFields())+1)
+	var given []issuefields.Field
+	got := e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
+		given = current
+		return append(slices.Clip(current), added)
+	})
+	if !equalFields(given, octoFields()) {
+		e.r.Errorf("ChangeFields called change with %+v, want the current fields %+v", given, octoFields())
+	}
+	if len(got) != len(octoFields())+1 || len(got[len(got)-1].Options) != len(added.Options) {
+		e.r.Fatalf("ChangeFields returned %+v, want %d fields, the last with %d options", got, len(octoFields())+1, len(added.Options))
 	}
 	stored := got[len(got)-1]
-	ids := []int64{stored.ID, stored.Options[0].ID, stored.Options[1].ID}
-	if slices.Min(ids) <= 50 || len(slices.Compact(slices.Sorted(slices.Values(ids)))) != len(ids) {
-		e.r.Errorf("new field and options have IDs %v, want distinct IDs above every ID the organization had (50)", ids)
-	}
+	e.checkNewIDs(idsOf(got[len(got)-1:]), octoIDs)
 	want := added
 	want.ID, want.Options = stored.ID, slices.Clone(added.Options)
 	want.Options[0].ID, want.Options[1].ID = stored.Options[0].ID, stored.Options[1].ID
@@ -137,10 +178,39 @@ func changeFieldsAdds(e *env) {
 	if !equalFields(got, wantAll) {
 		e.r.Errorf("ChangeFields returned %+v, want %+v", got, wantAll)
 	}
-	e.wantFields(repo, wantAll)
-	if got := e.orgFields("octo-org"); !equalFields(got, wantAll) {
-		e.r.Errorf("OrganizationFields after ChangeFields = %+v, want %+v", got, wantAll)
+	e.wantOrgFields("octo-org", repo, wantAll, "after ChangeFields")
+	e.wantOrgFields("other-org", otherRepo, otherFields(), "after ChangeFields of another organization")
+}
+
+func changeFieldsNotValidated(e *env) {
+	if e.manager() == nil {
+		return
 	}
+	e.addOrgs("octo-org")
+	e.addFields("octo-org", octoFields())
+	repo := e.addRepoWithIssue("octo-org", "hello-world")
+	// The fields in another order, the options of one field in another,
+	// a field of another data type under its ID, a field with an ID that the
+	// organization never had, an option with a color there is not, and a
+	// new select field without options.
+	next := octoFields()
+	slices.Reverse(next)
+	slices.Reverse(next[4].Options)
+	next[3].DataType = issuefields.DataTypeDate
+	next[1].ID = 99
+	next[2].Options[0].Color = "black"
+	next = append(next, issuefields.Field{Name: "Empty", DataType: issuefields.DataTypeMultiSelect})
+	got := e.change("octo-org", func([]issuefields.Field) []issuefields.Field { return next })
+	if len(got) != len(next) {
+		e.r.Fatalf("ChangeFields returned %+v, want %+v with a new ID for the last field", got, next)
+	}
+	e.checkNewIDs([]int64{got[len(got)-1].ID}, append(slices.Clone(octoIDs), 99))
+	want := slices.Clone(next)
+	want[len(want)-1].ID = got[len(got)-1].ID
+	if !equalFields(got, want) {
+		e.r.Errorf("ChangeFields returned %+v, want %+v", got, want)
+	}
+	e.wantOrgFields("octo-org", repo, want, "after ChangeFields stored fields that no handler would")
 }
 
 func changeFieldsKeepsValues(e *env) {
@@ -148,64 +218,18 @@ func changeFieldsKeepsValues(e *env) {
 		return
 	}
 	key, _, _ := e.octoIssues()
-	_, before := e.values(key)
+	repo := e.repo("octo-org", "hello-world")
+	before := e.shown(repo, 1).Version
 	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
 		next := slices.Clone(current)
 		next[0].Name = "Urgency"
-		next[0].Options = append(slices.Clone(next[0].Options), issuefields.Option{Name: "Critical", Color: "purple"})
+		next[0].Options = append(slices.Clone(next[0].Options), issuefields.FieldOption{Name: "Critical", Color: "purple"})
 		return next
 	})
-	e.wantValues(key, someValues(), "after renaming a field and adding an option")
+	e.wantShown(repo, 1, someValues(), "after renaming a field and adding an option")
 	if _, after := e.values(key); after != before {
 		e.r.Errorf("version changed from %q to %q although no value changed", before, after)
 	}
-}
-
-func changeFieldsDeletesValues(e *env) {
-	if e.manager() == nil {
-		return
-	}
-	key1, key2, other := e.octoIssues()
-	_, before1 := e.values(key1)
-	_, beforeOther := e.values(other)
-	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field { return without(current, 10) })
-	want := slices.DeleteFunc(someValues(), func(v issuefields.Value) bool { return v.FieldID == 10 })
-	e.wantValues(key1, want, "after deleting field 10")
-	e.wantValues(key2, want, "after deleting field 10, in another repository")
-	e.wantValues(other, []issuefields.Value{{FieldID: 10, Text: "team"}}, "after deleting octo-org's field 10, in other-org")
-	if _, after := e.values(key1); after == before1 {
-		e.r.Errorf("version stayed %q after the issue lost a value", after)
-	}
-	if _, after := e.values(other); after != beforeOther {
-		e.r.Errorf("another organization's issue changed version from %q to %q", beforeOther, after)
-	}
-	e.wantFields(e.repo("octo-org", "hello-world"), without(octoFields(), 10))
-}
-
-func changeFieldsDeletesOptions(e *env) {
-	if e.manager() == nil {
-		return
-	}
-	key, _, _ := e.octoIssues()
-	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
-		next := slices.Clone(current)
-		for i := range next {
-			switch next[i].ID {
-			case 30: // Priority: the issue's option 3 goes
-				next[i].Options = next[i].Options[1:]
-			case 50: // Platforms: option 4 of the issue's 9, 4, 7 goes
-				next[i].Options = []issuefields.Option{next[i].Options[0], next[i].Options[2]}
-			}
-		}
-		return next
-	})
-	want := []issuefields.Value{
-		{FieldID: 50, OptionIDs: []int64{9, 7}},
-		{FieldID: 20, Number: 0.1},
-		{FieldID: 10, Text: "naïve café ☕ — «quoted» 日本語"},
-		{FieldID: 40, Date: "2024-02-29"},
-	}
-	e.wantValues(key, want, "after deleting options 3 and 4")
 }
 
 func changeFieldsNoReuse(e *env) {
@@ -214,22 +238,25 @@ func changeFieldsNoReuse(e *env) {
 	}
 	e.addOrgs("octo-org")
 	e.addFields("octo-org", octoFields())
+	stage := issuefields.Field{Name: "Stage", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{Name: "Todo", Color: "gray"}, {Name: "Done", Color: "green"}}}
+	size := issuefields.Field{ID: 99, Name: "Size", DataType: issuefields.DataTypeSingleSelect,
+		Options: []issuefields.FieldOption{{ID: 98, Name: "S", Color: "blue"}}}
 	added := e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
-		return append(current, issuefields.Field{Name: "Stage", DataType: issuefields.SingleSelect,
-			Options: []issuefields.Option{{Name: "Todo", Color: "gray"}}})
+		return append(slices.Clip(current), stage, size)
 	})
-	gone := added[len(added)-1]
-	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field { return without(current, gone.ID) })
-	again := e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
-		return append(current, issuefields.Field{Name: "Stage", DataType: issuefields.SingleSelect,
-			Options: []issuefields.Option{{Name: "Todo", Color: "gray"}}})
+	had := slices.Concat(octoIDs, idsOf(added[len(added)-2:]))
+	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
+		return without(without(current, 99), added[len(added)-2].ID)
 	})
-	f := again[len(again)-1]
-	for _, id := range []int64{f.ID, f.Options[0].ID} {
-		if id == gone.ID || id == gone.Options[0].ID || id <= 50 {
-			e.r.Errorf("a field added after field %d (option %d) was deleted has ID %d, option %d; want new IDs",
-				gone.ID, gone.Options[0].ID, f.ID, f.Options[0].ID)
-		}
+	for range 3 {
+		again := e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
+			return append(slices.Clip(current), stage)
+		})
+		got := again[len(again)-1:]
+		e.checkNewIDs(idsOf(got), had)
+		had = append(had, idsOf(got)...)
+		e.change("octo-org", func(current []issuefields.Field) []issuefields.Field { return without(current, got[0].ID) })
 	}
 }
 
@@ -239,78 +266,110 @@ func changeFieldsChangeFails(e *env) {
 		return
 	}
 	key, _, _ := e.octoIssues()
+	repo := e.repo("octo-org", "hello-world")
 	_, before := e.values(key)
 	refused := errors.New("refused by the caller")
-	_, err := m.ChangeFields(e.ctx, "octo-org", func([]issuefields.Field) ([]issuefields.Field, error) { return nil, refused })
-	if !errors.Is(err, refused) {
-		e.r.Errorf("ChangeFields error = %v, want the error of change", err)
-	}
-	e.wantUnchanged(key, before)
-}
-
-func changeFieldsRefuses(e *env) {
-	m := e.manager()
-	if m == nil {
-		return
-	}
-	key, _, _ := e.octoIssues()
-	_, before := e.values(key)
-	edits := map[string]func([]issuefields.Field) []issuefields.Field{
-		"a duplicate name": func(fs []issuefields.Field) []issuefields.Field {
-			return append(without(fs, 10), issuefields.Field{Name: "Due", DataType: issuefields.Text})
-		},
-		"an unknown field ID": func(fs []issuefields.Field) []issuefields.Field {
-			return append(without(fs, 10), issuefields.Field{ID: 99, Name: "Other", DataType: issuefields.Text})
-		},
-		"a new data type": func(fs []issuefields.Field) []issuefields.Field {
-			next := without(fs, 10)
-			return append(next, issuefields.Field{ID: 10, Name: "Notes", DataType: issuefields.Date})
-		},
-		"an unknown option ID": func(fs []issuefields.Field) []issuefields.Field {
-			next := without(fs, 30)
-			return append(next, issuefields.Field{ID: 30, Name: "Priority", DataType: issuefields.SingleSelect,
-				Options: []issuefields.Option{{ID: 77, Name: "High", Color: "red"}}})
-		},
-		"a select field without options": func(fs []issuefields.Field) []issuefields.Field {
-			return append(without(fs, 10), issuefields.Field{Name: "Empty", DataType: issuefields.SingleSelect})
-		},
-	}
-	for what, edit := range edits {
-		_, err := m.ChangeFields(e.ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
-			return edit(current), nil
-		})
-		if err == nil {
-			e.r.Errorf("ChangeFields accepted %s", what)
+	for _, change := range []func([]issuefields.Field) ([]issuefields.Field, error){
+		func([]issuefields.Field) ([]issuefields.Field, error) { return nil, refused },
+		func(current []issuefields.Field) ([]issuefields.Field, error) { return without(current, 10), refused },
+	} {
+		if _, err := m.ChangeFields(e.ctx, "octo-org", change); !errors.Is(err, refused) {
+			e.r.Errorf("ChangeFields error = %v, want an error that wraps the error of change", err)
+		}
+		e.wantOrgFields("octo-org", repo, octoFields(), "after a change that failed")
+		e.wantShown(repo, 1, someValues(), "after a change of the fields that failed")
+		if _, after := e.values(key); after != before {
+			e.r.Errorf("a change of the fields that failed moved the version from %q to %q", before, after)
 		}
 	}
-	e.wantUnchanged(key, before)
 }
 
-// wantUnchanged reports a failure unless octo-org has its fields and the
-// issue key its values of octoIssues, at version before.
-func (e *env) wantUnchanged(key issuefields.IssueKey, before issuefields.Version) {
-	e.r.Helper()
-	e.wantFields(e.repo("octo-org", "hello-world"), octoFields())
-	e.wantValues(key, someValues(), "after a refused change")
-	if _, after := e.values(key); after != before {
-		e.r.Errorf("a refused change moved the version from %q to %q", before, after)
+func changeFieldsCopies(e *env) {
+	if e.manager() == nil {
+		return
+	}
+	e.addOrgs("octo-org")
+	repo := e.addRepoWithIssue("octo-org", "hello-world")
+	for _, c := range fieldChanges {
+		next := octoFields()
+		stored := deepFields(e.change("octo-org", func([]issuefields.Field) []issuefields.Field { return next }))
+		c.change(next)
+		e.wantOrgFields("octo-org", repo, stored, fmt.Sprintf("after the caller changed %s that its change returned to ChangeFields", c.what))
 	}
 }
 
-func changeFieldsConflicts(e *env) {
+// changeFieldsSnapshot reads octo-org's fields through OrganizationFields,
+// Snapshot and ChangeFields, then changes a field's name and an option's
+// color, and checks that the first reads are still what they were.
+func changeFieldsSnapshot(e *env) {
 	if e.manager() == nil {
 		return
 	}
 	e.addOrgs("octo-org")
 	e.addFields("octo-org", octoFields())
-	repo := e.addRepo("octo-org", "hello-world", false)
-	e.addIssues("octo-org", "hello-world", 1)
-	key := e.issue(repo, 1).Key()
-	_, v := e.values(key)
-	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field { return without(current, 10) })
-	_, err := e.s.CompareAndSwap(e.ctx, key, v, []issuefields.Value{{FieldID: 10, Text: "stale"}})
-	if !errors.Is(err, issuefields.ErrVersionConflict) {
-		e.r.Errorf("CompareAndSwap with the version from before the field went: error = %v, want ErrVersionConflict", err)
+	repo := e.addRepoWithIssue("octo-org", "hello-world")
+	listed := e.orgFields("octo-org")
+	shown := e.fields(repo)
+	returned := e.change("octo-org", slices.Clone[[]issuefields.Field])
+	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
+		next := deepFields(current)
+		next[0].Name = "Urgency"
+		next[0].Options[0].Color = "orange"
+		return next
+	})
+	e.orgFields("octo-org")
+	e.fields(repo)
+	for what, got := range map[string][]issuefields.Field{"OrganizationFields": listed, "Snapshot": shown, "ChangeFields": returned} {
+		if !equalFields(got, octoFields()) {
+			e.r.Errorf("fields that %s handed out changed to %+v after later changes; want them left as %+v", what, got, octoFields())
+		}
 	}
-	e.wantValues(key, nil, "after a stale CompareAndSwap")
+}
+
+func changeFieldsConcurrent(e *env) {
+	if e.manager() == nil {
+		return
+	}
+	e.addOrgs("octo-org")
+	e.addFields("octo-org", octoFields())
+	returned := make([][]issuefields.Field, writers)
+	errs := parallel(func(i int) error {
+		var err error
+		returned[i], err = e.manager().ChangeFields(e.ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+			return append(slices.Clip(current), issuefields.Field{Name: fmt.Sprint("Field ", i), DataType: issuefields.DataTypeText}), nil
+		})
+		return err
+	})
+	for i, err := range errs {
+		mine := fmt.Sprint("Field ", i)
+		switch {
+		case err != nil:
+			e.r.Errorf("writer %d: %v", i, err)
+		case !slices.ContainsFunc(returned[i], func(f issuefields.Field) bool { return f.Name == mine }):
+			e.r.Errorf("writer %d: ChangeFields returned %+v, without the field %q that its change added", i, returned[i], mine)
+		}
+	}
+	got := e.orgFields("octo-org")
+	var names []string
+	for _, f := range got[min(len(got), len(octoFields())):] {
+		names = append(names, f.Name)
+	}
+	if !equalFields(got[:min(len(got), len(octoFields()))], octoFields()) || len(names) != writers {
+		e.r.Fatalf("after %d writers each added a field, OrganizationFields = %+v, want the organization's fields and %d more", writers, got, writers)
+	}
+	for i := range writers {
+		if !slices.Contains(names, fmt.Sprint("Field ", i)) {
+			e.r.Errorf("after %d writers each added a field, the fields %q lack the field of writer %d", writers, names, i)
+		}
+	}
+	e.checkNewIDs(idsOf(got[len(octoFields()):]), octoIDs)
+}
+
+// deepFields returns a copy of fields that shares no memory with it.
+func deepFields(fields []issuefields.Field) []issuefields.Field {
+	out := slices.Clone(fields)
+	for i := range out {
+		out[i].Options = slices.Clone(out[i].Options)
+	}
+	return out
 }

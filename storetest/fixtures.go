@@ -11,28 +11,31 @@ import (
 // returns new slices.
 func octoFields() []issuefields.Field {
 	return []issuefields.Field{
-		{ID: 30, Name: "Priority", DataType: issuefields.SingleSelect, Options: []issuefields.Option{
+		{ID: 30, Name: "Priority", DataType: issuefields.DataTypeSingleSelect, Options: []issuefields.FieldOption{
 			{ID: 3, Name: "High", Color: "red"},
 			{ID: 1, Name: "Low", Color: "green"},
 			{ID: 2, Name: "Medium", Color: "yellow"},
 		}},
-		{ID: 10, Name: "Notes", DataType: issuefields.Text},
-		{ID: 50, Name: "Platforms", DataType: issuefields.MultiSelect, Options: []issuefields.Option{
+		{ID: 10, Name: "Notes", DataType: issuefields.DataTypeText},
+		{ID: 50, Name: "Platforms", DataType: issuefields.DataTypeMultiSelect, Options: []issuefields.FieldOption{
 			{ID: 9, Name: "Windows", Color: "blue"},
-			{ID: 4, Name: "Linux", Color: "black"},
+			{ID: 4, Name: "Linux", Color: "purple"},
 			{ID: 7, Name: "macOS", Color: "gray"},
 		}},
-		{ID: 20, Name: "Estimate", DataType: issuefields.Number},
-		{ID: 40, Name: "Due", DataType: issuefields.Date},
+		{ID: 20, Name: "Estimate", DataType: issuefields.DataTypeNumber},
+		{ID: 40, Name: "Due", DataType: issuefields.DataTypeDate},
 	}
 }
+
+// octoIDs are the IDs of octoFields and their options.
+var octoIDs = []int64{1, 2, 3, 4, 7, 9, 10, 20, 30, 40, 50}
 
 // otherFields returns the fields of the organization other-org, whose first
 // field has the ID of one of octo-org's. Each call returns new slices.
 func otherFields() []issuefields.Field {
 	return []issuefields.Field{
-		{ID: 10, Name: "Team", DataType: issuefields.Text},
-		{ID: 5, Name: "Severity", DataType: issuefields.SingleSelect, Options: []issuefields.Option{
+		{ID: 10, Name: "Team", DataType: issuefields.DataTypeText},
+		{ID: 5, Name: "Severity", DataType: issuefields.DataTypeSingleSelect, Options: []issuefields.FieldOption{
 			{ID: 1, Name: "S1", Color: "red"},
 		}},
 	}

@@ -7,17 +7,18 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-// repositoryCases check Store.Repository and the Repository it returns.
+// repositoryCases check how Store.Snapshot finds a repository, and the
+// Repository it returns.
 var repositoryCases = []testCase{
-	{"Repository finds a repository by its owner and name", repositoryFound},
-	{"Repository matches owner and name case-insensitively", repositoryCaseInsensitive},
-	{"Repository returns ErrNotFound when no repository has or had that name", repositoryNotFound},
-	{"Repository finds a renamed repository by every former name, under its current name", repositoryRenamed},
-	{"Repository finds a transferred repository by every former owner and name, under its current owner and name", repositoryTransferred},
-	{"Repository reports whether an organization owns the repository", repositoryOwnedByOrganization},
-	{"Repository reports whether the repository is private", repositoryPrivate},
+	{"Snapshot finds a repository by its owner and name", repositoryFound},
+	{"Snapshot matches owner and name case-insensitively", repositoryCaseInsensitive},
+	{"Snapshot returns ErrNotFound when no repository has or had that name", repositoryNotFound},
+	{"Snapshot finds a renamed repository by every former name, under its current name", repositoryRenamed},
+	{"Snapshot finds a transferred repository by every former owner and name, under its current owner and name", repositoryTransferred},
+	{"Snapshot reports whether an organization owns the repository", repositoryOwnedByOrganization},
+	{"Snapshot reports whether the repository is private", repositoryPrivate},
 	{"Repository IDs are positive and unique in the store", repositoryIDs},
-	{"Repository spells an owner as its account was first given, and a name as it was last given", repositorySpelling},
+	{"Snapshot spells an owner as its account was first given, and a name as it was last given", repositorySpelling},
 	{"AddRepository takes over a former name of another repository, which keeps its other names", repositoryNameTakenByNew},
 	{"RenameRepository takes over a former name of another repository, which keeps its other names", repositoryNameTakenByRename},
 }
@@ -56,8 +57,8 @@ func repositoryNotFound(e *env) {
 		{"octo-org", ""},
 		{"", ""},
 	} {
-		if r, err := e.s.Repository(e.ctx, name[0], name[1]); !errors.Is(err, issuefields.ErrNotFound) {
-			e.r.Errorf("Repository(%q, %q) = %+v, %v; want ErrNotFound", name[0], name[1], r, err)
+		if snap, err := e.s.Snapshot(e.ctx, name[0], name[1], 1); !errors.Is(err, issuefields.ErrNotFound) {
+			e.r.Errorf("Snapshot(%q, %q, 1) = %+v, %v; want ErrNotFound", name[0], name[1], snap, err)
 		}
 	}
 }
@@ -69,7 +70,7 @@ func repositoryRenamed(e *env) {
 	e.rename("octo-org", "second", "Third")
 	want := e.repo("octo-org", "third")
 	if want.ID != added.ID || !strings.EqualFold(want.Name, "third") {
-		e.r.Errorf("after two renames, Repository(%q, %q) = %+v, want ID %d and that name", "octo-org", "third", want, added.ID)
+		e.r.Errorf("after two renames, Snapshot(%q, %q, 0).Repository = %+v, want ID %d and that name", "octo-org", "third", want, added.ID)
 	}
 	for _, name := range []string{"first", "FIRST", "second", "Second", "third"} {
 		e.wantRepo("octo-org", name, want)
@@ -84,7 +85,7 @@ func repositoryTransferred(e *env) {
 	e.transferRepo("other-org", "second", "octocat")
 	want := e.repo("octocat", "second")
 	if want.ID != added.ID || !strings.EqualFold(want.Owner, "octocat") || !strings.EqualFold(want.Name, "second") {
-		e.r.Errorf("after two transfers and a rename, Repository(%q, %q) = %+v, want ID %d, that owner and that name", "octocat", "second", want, added.ID)
+		e.r.Errorf("after two transfers and a rename, Snapshot(%q, %q, 0).Repository = %+v, want ID %d, that owner and that name", "octocat", "second", want, added.ID)
 	}
 	for _, name := range [][2]string{{"octo-org", "first"}, {"OCTO-ORG", "First"}, {"other-org", "first"}, {"other-org", "second"}, {"OctoCat", "SECOND"}} {
 		e.wantRepo(name[0], name[1], want)
@@ -113,7 +114,7 @@ func repositoryPrivate(e *env) {
 			}
 			e.addRepo(owner, name, private)
 			if r := e.repo(owner, name); r.Private != private {
-				e.r.Errorf("Repository(%q, %q).Private = %t, want %t", owner, name, r.Private, private)
+				e.r.Errorf("Snapshot(%q, %q, 0).Repository.Private = %t, want %t", owner, name, r.Private, private)
 			}
 		}
 	}
@@ -132,7 +133,7 @@ func repositoryIDs(e *env) {
 	}
 	for id, name := range seen {
 		if r := e.repo(name[0], name[1]); r.ID != id {
-			e.r.Errorf("Repository(%q, %q).ID = %d, want %d", name[0], name[1], r.ID, id)
+			e.r.Errorf("Snapshot(%q, %q, 0).Repository.ID = %d, want %d", name[0], name[1], r.ID, id)
 		}
 	}
 }
@@ -148,7 +149,7 @@ func repositorySpelling(e *env) {
 	e.transferRepo("HUBOT", "C", "octocat")
 	for _, want := range [][2]string{{"Octo-Org", "HELLO-world"}, {"OctoCat", "a"}, {"hubot", "b"}, {"OctoCat", "c"}} {
 		if r := e.repo(want[0], want[1]); r.Owner != want[0] || r.Name != want[1] {
-			e.r.Errorf("Repository(%q, %q) = %+v, want owner %q and name %q spelt so", want[0], want[1], r, want[0], want[1])
+			e.r.Errorf("Snapshot(%q, %q, 0).Repository = %+v, want owner %q and name %q spelt so", want[0], want[1], r, want[0], want[1])
 		}
 	}
 }
@@ -160,7 +161,7 @@ func repositoryNameTakenByNew(e *env) {
 	e.wantRepo("octocat", "hello", added)
 	e.wantRepo("octocat", "HELLO", added)
 	if r := e.repo("octocat", "renamed"); r.ID != old.ID {
-		e.r.Errorf("Repository(%q, %q) = %+v, want the repository that was called hello before, ID %d", "octocat", "renamed", r, old.ID)
+		e.r.Errorf("Snapshot(%q, %q, 0).Repository = %+v, want the repository that was called hello before, ID %d", "octocat", "renamed", r, old.ID)
 	}
 }
 
@@ -173,16 +174,16 @@ func repositoryNameTakenByRename(e *env) {
 	// a is now c; b is now b again, having been a in between.
 	for name, want := range map[string]int64{"a": b.ID, "b": b.ID, "c": a.ID} {
 		if r := e.repo("octocat", name); r.ID != want {
-			e.r.Errorf("after renames of a to c, b to a and back to b, Repository(%q, %q) = %+v, want ID %d", "octocat", name, r, want)
+			e.r.Errorf("after renames of a to c, b to a and back to b, Snapshot(%q, %q, 0).Repository = %+v, want ID %d", "octocat", name, r, want)
 		}
 	}
 }
 
-// wantRepo reports a failure unless Repository finds want by owner and name.
+// wantRepo reports a failure unless Snapshot finds want by owner and name.
 func (e *env) wantRepo(owner, name string, want issuefields.Repository) {
 	e.r.Helper()
-	if got, err := e.s.Repository(e.ctx, owner, name); err != nil || got != want {
-		e.r.Errorf("Repository(%q, %q) = %+v, %v; want %+v", owner, name, got, err, want)
+	if snap, err := e.s.Snapshot(e.ctx, owner, name, 0); err != nil || snap.Repository != want {
+		e.r.Errorf("Snapshot(%q, %q, 0) = repository %+v, %v; want %+v", owner, name, snap.Repository, err, want)
 	}
 }
 
@@ -191,6 +192,6 @@ func (e *env) wantRepo(owner, name string, want issuefields.Repository) {
 func (e *env) wantOwnedByOrganization(owner, name string, org bool) {
 	e.r.Helper()
 	if r := e.repo(owner, name); r.OwnedByOrganization != org {
-		e.r.Errorf("Repository(%q, %q).OwnedByOrganization = %t, want %t", owner, name, r.OwnedByOrganization, org)
+		e.r.Errorf("Snapshot(%q, %q, 0).Repository.OwnedByOrganization = %t, want %t", owner, name, r.OwnedByOrganization, org)
 	}
 }

@@ -12,9 +12,9 @@ import (
 // seedCases check what the seed methods refuse. Each case fills the store
 // with fill, makes calls that one rule forbids, and checks that each fails,
 // with the sentinel error that says what is missing where there is one, and
-// changes nothing that the issuefields.Store methods show. Where a store must
-// call [issuefields.ValidateField], the case checks that the error gives its
-// reason too.
+// changes nothing that Store.Snapshot shows. Where a store must refuse what
+// [issuefields.ValidateFields] refuses, the case checks that the error gives
+// its reason too.
 var seedCases = []testCase{
 	{"AddOrganization refuses an empty login and changes nothing", addOrganizationEmpty},
 	{"AddOrganization refuses the login of an organization or a user, in any case, and changes nothing", addOrganizationTaken},
@@ -31,6 +31,7 @@ var seedCases = []testCase{
 	{"AddField refuses an option without a name and changes nothing", addFieldOptionNoName},
 	{"AddField refuses a field with a duplicate option ID and changes nothing", addFieldDuplicateOptionID},
 	{"AddField refuses a field with a duplicate option name and changes nothing", addFieldDuplicateOptionName},
+	{"AddField refuses an option whose color is not one of the eight and changes nothing", addFieldOptionColor},
 	{"AddRepository refuses an owner or a name that is empty or has a slash, and changes nothing", addRepositoryBadName},
 	{"AddRepository refuses the current owner and name of another repository, in any case, and changes nothing", addRepositoryTaken},
 	{"RenameRepository returns ErrNotFound for a repository that no name finds, and changes nothing", renameUnknown},
@@ -65,36 +66,38 @@ func addOrganizationTaken(e *env) {
 
 func addFieldUnknownOrganization(e *env) {
 	e.fill()
-	e.refuses(call.AddField("nobody", aField(2, "Notes", issuefields.Text)), issuefields.ErrNotFound, "")
+	e.refuses(call.AddField("nobody", aField(2, "Notes", issuefields.DataTypeText)), issuefields.ErrNotFound, "")
 }
 
 func addFieldUser(e *env) {
 	e.fill()
 	for _, login := range []string{"octocat", "OctoCat"} {
-		e.refuses(call.AddField(login, aField(2, "Notes", issuefields.Text)), nil, "")
+		e.refuses(call.AddField(login, aField(2, "Notes", issuefields.DataTypeText)), nil, "")
 	}
 }
 
 func addFieldIDNotPositive(e *env) {
 	e.fill()
 	for _, id := range []int64{0, -1} {
-		e.refuses(call.AddField("octo-org", aField(id, "Notes", issuefields.Text)), nil, "id is not positive")
+		e.refuses(call.AddField("octo-org", aField(id, "Notes", issuefields.DataTypeText)), nil, "id is not positive")
 	}
 }
 
 func addFieldNoName(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(2, "", issuefields.Text)), nil, "empty name")
+	e.refuses(call.AddField("octo-org", aField(2, "", issuefields.DataTypeText)), nil, "empty name")
 }
 
 func addFieldIDTaken(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(1, "Notes", issuefields.Text)), nil, `id already used by field "Priority"`)
+	e.refuses(call.AddField("octo-org", aField(1, "Notes", issuefields.DataTypeText)), nil, `id already used by field "Priority"`)
 }
 
 func addFieldNameTaken(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(2, "Priority", issuefields.Text)), nil, `duplicate field name "Priority"`)
+	for _, name := range []string{"Priority", "PRIORITY", "Ｐriority", "Priority\u200b"} {
+		e.refuses(call.AddField("octo-org", aField(2, name, issuefields.DataTypeText)), nil, fmt.Sprintf("duplicate field name %q", name))
+	}
 }
 
 func addFieldUnknownDataType(e *env) {
@@ -106,42 +109,50 @@ func addFieldUnknownDataType(e *env) {
 
 func addFieldNoOptions(e *env) {
 	e.fill()
-	for _, dt := range []issuefields.DataType{issuefields.SingleSelect, issuefields.MultiSelect} {
+	for _, dt := range []issuefields.DataType{issuefields.DataTypeSingleSelect, issuefields.DataTypeMultiSelect} {
 		e.refuses(call.AddField("octo-org", aField(2, "Size", dt)), nil, fmt.Sprintf("a %s field needs at least one option", dt))
 	}
 }
 
 func addFieldOptionsNotSelect(e *env) {
 	e.fill()
-	for _, dt := range []issuefields.DataType{issuefields.Text, issuefields.Number, issuefields.Date} {
+	for _, dt := range []issuefields.DataType{issuefields.DataTypeText, issuefields.DataTypeNumber, issuefields.DataTypeDate} {
 		e.refuses(call.AddField("octo-org", aField(2, "Notes", dt, high)), nil, fmt.Sprintf("a %s field has no options", dt))
 	}
 }
 
 func addFieldOptionIDNotPositive(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.SingleSelect, issuefields.Option{Name: "S"})),
+	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.DataTypeSingleSelect, issuefields.FieldOption{Name: "S", Color: "blue"})),
 		nil, `option "S": id 0 is not positive`)
-	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.MultiSelect, high, issuefields.Option{ID: -2, Name: "M"})),
+	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.DataTypeMultiSelect, high, issuefields.FieldOption{ID: -2, Name: "M", Color: "blue"})),
 		nil, `option "M": id -2 is not positive`)
 }
 
 func addFieldOptionNoName(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.SingleSelect, high, issuefields.Option{ID: 1})),
+	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.DataTypeSingleSelect, high, issuefields.FieldOption{ID: 1, Color: "blue"})),
 		nil, "option 1: empty name")
 }
 
 func addFieldDuplicateOptionID(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.SingleSelect, high, issuefields.Option{ID: 7, Name: "Low"})),
+	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.DataTypeSingleSelect, high, issuefields.FieldOption{ID: 7, Name: "Low", Color: "blue"})),
 		nil, "duplicate option id 7")
 }
 
 func addFieldDuplicateOptionName(e *env) {
 	e.fill()
-	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.MultiSelect, high, issuefields.Option{ID: 8, Name: "High"})),
+	e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.DataTypeMultiSelect, high, issuefields.FieldOption{ID: 8, Name: "High", Color: "blue"})),
 		nil, `duplicate option name "High"`)
+}
+
+func addFieldOptionColor(e *env) {
+	e.fill()
+	for _, color := range []string{"", "black", "Red"} {
+		e.refuses(call.AddField("octo-org", aField(3, "Size", issuefields.DataTypeSingleSelect, issuefields.FieldOption{ID: 8, Name: "S", Color: color})),
+			nil, fmt.Sprintf("color %q is not one of", color))
+	}
 }
 
 func addRepositoryBadName(e *env) {
@@ -274,10 +285,10 @@ func setValuesNotLive(e *env) {
 }
 
 // high is an option of the fields that the cases add.
-var high = issuefields.Option{ID: 7, Name: "High", Color: "red"}
+var high = issuefields.FieldOption{ID: 7, Name: "High", Color: "red"}
 
 // aField returns a field with the given ID, name, data type and options.
-func aField(id int64, name string, dt issuefields.DataType, options ...issuefields.Option) issuefields.Field {
+func aField(id int64, name string, dt issuefields.DataType, options ...issuefields.FieldOption) issuefields.Field {
 	return issuefields.Field{ID: id, Name: name, DataType: dt, Options: options}
 }
 
@@ -289,8 +300,8 @@ func aField(id int64, name string, dt issuefields.DataType, options ...issuefiel
 func (e *env) fill() {
 	e.r.Helper()
 	e.addOrgs("octo-org")
-	e.addFields("octo-org", []issuefields.Field{aField(1, "Priority", issuefields.SingleSelect,
-		issuefields.Option{ID: 1, Name: "High"}, issuefields.Option{ID: 2, Name: "Low"})})
+	e.addFields("octo-org", []issuefields.Field{aField(1, "Priority", issuefields.DataTypeSingleSelect,
+		issuefields.FieldOption{ID: 1, Name: "High", Color: "red"}, issuefields.FieldOption{ID: 2, Name: "Low", Color: "green"})})
 	e.addRepo("octo-org", "hello-world", false)
 	e.addRepo("octo-org", "spoon-knife", false)
 	e.addRepo("octocat", "spoon-knife", true)
@@ -331,29 +342,35 @@ func (e *env) refuses(c seedCall, target error, reason string) {
 	}
 }
 
-// observe describes, one line for each answer, what the issuefields.Store
-// methods show of the accounts, repositories and issues that the cases of
-// refused seed calls use.
+// observe describes, one line for each answer, what Store.Snapshot shows of
+// the accounts, repositories and issues that the cases of refused seed calls
+// use: of an issue that is where it was asked for, its fields, values and
+// version too.
 func (e *env) observe() []string {
 	var lines []string
 	for _, owner := range []string{"octo-org", "octocat", "nobody", "", "octo/org", "a/b"} {
 		for _, name := range []string{"hello-world", "spoon-knife", "renamed", "new", "nope", "", "a/b"} {
-			r, err := e.s.Repository(e.ctx, owner, name)
-			lines = append(lines, fmt.Sprintf("Repository(%q, %q) = %+v, %v", owner, name, r, err))
-			if err != nil {
-				continue
-			}
-			fields, err := e.s.Fields(e.ctx, r)
-			lines = append(lines, fmt.Sprintf("Fields(%d) = %+v, %v", r.ID, fields, err))
 			for n := int64(-1); n <= 5; n++ {
-				is, err := e.s.Issue(e.ctx, r, n)
-				lines = append(lines, fmt.Sprintf("Issue(%d, %d) = %+v, %v", r.ID, n, is, err))
-				values, v, err := e.s.Values(e.ctx, issuefields.IssueKey{RepositoryID: r.ID, Number: n})
-				lines = append(lines, fmt.Sprintf("Values(%d, %d) = %+v, %q, %v", r.ID, n, values, v, err))
+				lines = append(lines, fmt.Sprintf("Snapshot(%q, %q, %d) = %s", owner, name, n, e.describeSnapshot(owner, name, n)))
 			}
 		}
 	}
 	return lines
+}
+
+// describeSnapshot returns what Snapshot returns for issue number of
+// owner/name, but for what the handler does not read.
+func (e *env) describeSnapshot(owner, name string, number int64) string {
+	snap, err := e.s.Snapshot(e.ctx, owner, name, number)
+	switch {
+	case err != nil:
+		return fmt.Sprint("error ", err)
+	case snap.IssueErr != nil:
+		return fmt.Sprintf("%+v, issue error %v", snap.Repository, snap.IssueErr)
+	case snap.Issue.Key() != issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}:
+		return fmt.Sprintf("%+v, issue %+v", snap.Repository, snap.Issue)
+	}
+	return fmt.Sprintf("%+v, issue %+v, fields %+v, values %+v, version %q", snap.Repository, snap.Issue, snap.Fields, snap.Values, snap.Version)
 }
 
 // A seedCall is one call of a seed method.

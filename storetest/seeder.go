@@ -13,7 +13,7 @@ import "github.com/issuefields/issuefields"
 // for the handler to use while a seed method runs.
 //
 // Owners and repository names match case-insensitively, as
-// [issuefields.Store.Repository] matches them: every owner/name argument
+// [issuefields.Store.Snapshot] matches them: every owner/name argument
 // names a repository by its current owner and name or by any it had before.
 // An account (the owner of repositories) is an organization if
 // AddOrganization added it, and a user otherwise; the store creates a user
@@ -38,13 +38,16 @@ type Seeder interface {
 	AddOrganization(login string) error
 
 	// AddField appends f to the fields of the organization org, after the
-	// fields it has; Store.Fields lists them in that order. The store keeps
-	// a copy of f. It returns an error if org is not an organization of the
-	// store, or if issuefields.ValidateField refuses f among the organization's fields.
+	// fields it has; Store.Snapshot lists them in that order. The store
+	// keeps a copy of f. It returns an error if org is not an organization
+	// of the store, or if issuefields.ValidateFields refuses the
+	// organization's fields with f appended. The IDs of f and its options
+	// count among those that the organization has had, which
+	// FieldManager.ChangeFields never gives to a new field or option.
 	AddField(org string, f issuefields.Field) error
 
 	// AddRepository adds the repository owner/name and returns it as
-	// Store.Repository would, with an ID that no other repository of the
+	// Store.Snapshot would, with an ID that no other repository of the
 	// store has. If another repository had the name owner/name before, the
 	// new one takes it over and the old one is no longer found by it. It
 	// returns an error if owner or name is empty or contains a slash, or if a
@@ -73,26 +76,26 @@ type Seeder interface {
 	AddIssue(owner, repo string, number int64) error
 
 	// DeleteIssue deletes the live issue number of the repository
-	// owner/repo, and its values. Afterwards Store.Issue returns
-	// ErrIssueDeleted for it. It returns an error if there is no such live
-	// issue.
+	// owner/repo, and its values. Afterwards the IssueErr of its
+	// Store.Snapshot wraps ErrIssueDeleted. It returns an error if there is
+	// no such live issue.
 	DeleteIssue(owner, repo string, number int64) error
 
 	// TransferIssue moves the live issue number of owner/repo to issue
 	// toNumber of toOwner/toRepo, which it creates if it does not exist. The
 	// issue's values move with it and replace any the destination had, under
-	// a new version of the destination. Afterwards Store.Issue finds the old
-	// issue at its new place, following chains of transfers. It returns an
+	// a new version of the destination. Afterwards Store.Snapshot finds the
+	// old issue at its new place, following chains of transfers. It returns an
 	// error if the source is not a live issue, if toNumber is not positive,
 	// or if the destination is the source or an issue that was deleted or
 	// transferred.
 	TransferIssue(owner, repo string, number int64, toOwner, toRepo string, toNumber int64) error
 
 	// SetValues replaces the values of the live issue number of owner/repo
-	// with a copy of values and gives the issue a new version, as a
-	// CompareAndSwap with the current version would. It stores values as
-	// given, in their order, without checking them against the
-	// organization's fields: seed data must be valid, as the handler would
-	// have written it. It returns an error if there is no such live issue.
+	// with a copy of values and gives the issue a new version, as an
+	// UpdateValues would. It stores values as given, in their order, without
+	// checking them against the organization's fields: seed data must be
+	// valid, as the handler would have written it. It returns an error if
+	// there is no such live issue.
 	SetValues(owner, repo string, number int64, values []issuefields.Value) error
 }

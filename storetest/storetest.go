@@ -10,12 +10,12 @@ import (
 )
 
 // Store is a store under test: an issuefields.Store that the suite can also
-// fill through the seed methods of [Seeder]. Each seed method
-// either applies completely or returns an error and changes nothing; the
-// suite sets up its cases with valid calls, failing a case when one of them
-// returns an error, and checks with invalid calls that each is refused and
-// changes nothing. Every owner/name argument names a repository as
-// [issuefields.Store.Repository] finds it: case-insensitively, by its current
+// fill through the seed methods of [Seeder]. Each seed method either applies
+// completely or returns an error and changes nothing; the suite sets up its
+// cases with valid calls, failing a case when one of them returns an error,
+// and checks with invalid calls that each is refused and changes nothing.
+// Every owner/name argument names a repository as
+// [issuefields.Store.Snapshot] finds it: case-insensitively, by its current
 // name or a former one.
 type Store interface {
 	issuefields.Store

@@ -1,6 +1,7 @@
 package storetest_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -18,6 +19,16 @@ func TestMemstorePasses(t *testing.T) {
 	}
 }
 
+// snapshotEditing returns a function that makes a snapshotEdit of edit.
+func snapshotEditing(edit func(owner, name string, number int64, snap *issuefields.Snapshot) error) func(*memstore.Store) storetest.Store {
+	return func(s *memstore.Store) storetest.Store { return snapshotEdit{s, edit} }
+}
+
+// valuesEditing returns a function that makes a valuesEdit of edit.
+func valuesEditing(edit func([]issuefields.Value)) func(*memstore.Store) storetest.Store {
+	return func(s *memstore.Store) storetest.Store { return valuesEdit{s, edit} }
+}
+
 func TestBrokenStoresFail(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -26,152 +37,175 @@ func TestBrokenStoresFail(t *testing.T) {
 	}{
 		{"case-sensitive lookup",
 			func(s *memstore.Store) storetest.Store { return caseSensitive{s} },
-			[]string{"Repository matches owner and name case-insensitively"}},
+			[]string{"Snapshot matches owner and name case-insensitively"}},
 		{"no former names",
 			func(s *memstore.Store) storetest.Store { return currentNamesOnly{s} },
 			[]string{
-				"Repository finds a renamed repository by every former name, under its current name",
-				"Repository finds a transferred repository by every former owner and name, under its current owner and name",
+				"Snapshot finds a renamed repository by every former name, under its current name",
+				"Snapshot finds a transferred repository by every former owner and name, under its current owner and name",
 			}},
 		{"not found without ErrNotFound",
 			func(s *memstore.Store) storetest.Store { return opaqueNotFound{s} },
-			[]string{"Repository returns ErrNotFound when no repository has or had that name"}},
+			[]string{"Snapshot returns ErrNotFound when no repository has or had that name"}},
 		{"every repository public",
-			func(s *memstore.Store) storetest.Store {
-				return repositoryEdit{s, func(r *issuefields.Repository) { r.Private = false }}
-			},
-			[]string{"Repository reports whether the repository is private"}},
+			snapshotEditing(func(_, _ string, _ int64, snap *issuefields.Snapshot) error {
+				snap.Repository.Private = false
+				return nil
+			}),
+			[]string{"Snapshot reports whether the repository is private"}},
 		{"every owner an organization",
-			func(s *memstore.Store) storetest.Store {
-				return repositoryEdit{s, func(r *issuefields.Repository) { r.OwnedByOrganization = true }}
-			},
-			[]string{"Repository reports whether an organization owns the repository"}},
-		{"Issue not following transfers",
-			func(s *memstore.Store) storetest.Store {
-				return issueEdit{s, func(repo issuefields.Repository, number int64, is issuefields.Issue, err error) (issuefields.Issue, error) {
-					if err == nil && (is.Repository.ID != repo.ID || is.Number != number) {
-						return issuefields.Issue{}, issuefields.ErrNotFound
-					}
-					return is, err
-				}}
-			},
+			snapshotEditing(func(_, _ string, _ int64, snap *issuefields.Snapshot) error {
+				snap.Repository.OwnedByOrganization = true
+				return nil
+			}),
+			[]string{"Snapshot reports whether an organization owns the repository"}},
+		{"transfers not followed",
+			snapshotEditing(func(_, _ string, number int64, snap *issuefields.Snapshot) error {
+				if moved(snap, number) {
+					snap.Issue, snap.IssueErr = issuefields.Issue{}, issuefields.ErrNotFound
+				}
+				return nil
+			}),
 			[]string{
-				"Issue returns a transferred issue in its new repository, with its new number",
-				"Issue follows a chain of transfers to where the issue is now",
+				"Snapshot returns a transferred issue in its new repository, with its new number",
+				"Snapshot follows a chain of transfers to where the issue is now",
 			}},
 		{"deleted issue not found",
-			func(s *memstore.Store) storetest.Store {
-				return issueEdit{s, func(_ issuefields.Repository, _ int64, is issuefields.Issue, err error) (issuefields.Issue, error) {
-					if errors.Is(err, issuefields.ErrIssueDeleted) {
-						return is, issuefields.ErrNotFound
-					}
-					return is, err
-				}}
-			},
-			[]string{"Issue returns ErrIssueDeleted for an issue that was deleted"}},
-		{"Issue echoing the repository it is given",
-			func(s *memstore.Store) storetest.Store {
-				return issueEdit{s, func(repo issuefields.Repository, _ int64, is issuefields.Issue, err error) (issuefields.Issue, error) {
-					if is.Repository.ID == repo.ID {
-						is.Repository = repo
-					}
-					return is, err
-				}}
-			},
-			[]string{"Issue returns the issue in its repository as it is now, after a rename and a transfer"}},
+			snapshotEditing(func(_, _ string, _ int64, snap *issuefields.Snapshot) error {
+				if errors.Is(snap.IssueErr, issuefields.ErrIssueDeleted) {
+					snap.IssueErr = issuefields.ErrNotFound
+				}
+				return nil
+			}),
+			[]string{"Snapshot's IssueErr wraps ErrIssueDeleted for an issue that was deleted"}},
+		{"issue under the name asked for",
+			snapshotEditing(func(owner, name string, _ int64, snap *issuefields.Snapshot) error {
+				if snap.Issue.Repository.ID == snap.Repository.ID {
+					snap.Issue.Repository.Owner, snap.Issue.Repository.Name = owner, name
+				}
+				return nil
+			}),
+			[]string{"Snapshot returns the issue in its repository as it is now, after a rename and a transfer"}},
 		{"fields in ID order",
-			func(s *memstore.Store) storetest.Store { return fieldsEdit{s, fieldsByID} },
-			[]string{"Fields returns the organization's fields in the organization's order, with their options in order"}},
+			snapshotEditing(func(_, _ string, _ int64, snap *issuefields.Snapshot) error {
+				fieldsByID(snap.Fields)
+				return nil
+			}),
+			[]string{"Snapshot returns the organization's fields in the organization's order, with their options in order"}},
 		{"options in ID order",
-			func(s *memstore.Store) storetest.Store { return fieldsEdit{s, optionsByID} },
-			[]string{"Fields returns the organization's fields in the organization's order, with their options in order"}},
-		{"user's repository an error",
+			snapshotEditing(func(_, _ string, _ int64, snap *issuefields.Snapshot) error {
+				optionsByID(snap.Fields)
+				return nil
+			}),
+			[]string{"Snapshot returns the organization's fields in the organization's order, with their options in order"}},
+		{"user's repository with an organization's fields",
 			func(s *memstore.Store) storetest.Store {
-				return fieldsEdit{s, func(repo issuefields.Repository, fields []issuefields.Field) ([]issuefields.Field, error) {
-					if !repo.OwnedByOrganization {
-						return nil, issuefields.ErrNotFound
+				return snapshotEdit{s, func(_, _ string, _ int64, snap *issuefields.Snapshot) error {
+					if !snap.Repository.OwnedByOrganization {
+						snap.Fields, _ = s.OrganizationFields(context.Background(), "octo-org")
 					}
-					return fields, nil
+					return nil
 				}}
 			},
-			[]string{"Fields returns an empty slice and no error for a repository owned by a user"}},
+			[]string{"Snapshot returns no fields for a repository owned by a user"}},
 		{"fields of the first owner",
 			func(s *memstore.Store) storetest.Store {
 				return &cachedFields{Store: s, cache: make(map[int64][]issuefields.Field)}
 			},
-			[]string{"Fields returns the new organization's fields for a transferred repository"}},
-		{"one buffer for every Fields answer",
+			[]string{"Snapshot returns the new organization's fields for a transferred repository"}},
+		{"one buffer for every Snapshot's fields",
 			func(s *memstore.Store) storetest.Store { return &oneFieldsBuffer{Store: s} },
-			[]string{"Fields returns a snapshot that later calls and AddField leave as it was"}},
+			[]string{"Snapshot hands out fields that later calls and AddField leave as they were"}},
 		{"SetValues writing into values handed out",
 			func(s *memstore.Store) storetest.Store {
 				return &valuesOverwritten{Store: s, handedOut: make(map[issuefields.IssueKey][]issuefields.Value)}
 			},
-			[]string{"Values returns a snapshot that later calls and writes leave as it was"}},
+			[]string{"Snapshot and UpdateValues hand out values that later calls and writes leave as they were"}},
 		{"values in field order",
-			func(s *memstore.Store) storetest.Store {
-				return valuesEdit{s, func(values []issuefields.Value) {
-					slices.SortFunc(values, func(a, b issuefields.Value) int { return int(a.FieldID - b.FieldID) })
-				}}
-			},
-			[]string{"Values returns the values exactly as they were written, in the order they were written"}},
+			valuesEditing(func(values []issuefields.Value) {
+				slices.SortFunc(values, func(a, b issuefields.Value) int { return int(a.FieldID - b.FieldID) })
+			}),
+			[]string{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written"}},
 		{"option IDs sorted",
-			func(s *memstore.Store) storetest.Store {
-				return valuesEdit{s, func(values []issuefields.Value) {
-					for _, v := range values {
-						slices.Sort(v.OptionIDs)
-					}
-				}}
-			},
-			[]string{"Values returns the values exactly as they were written, in the order they were written"}},
+			valuesEditing(func(values []issuefields.Value) {
+				for _, v := range values {
+					slices.Sort(v.OptionIDs)
+				}
+			}),
+			[]string{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written"}},
 		{"numbers as float32",
-			func(s *memstore.Store) storetest.Store {
-				return valuesEdit{s, func(values []issuefields.Value) {
-					for i := range values {
-						if n := float32(values[i].Number); !math.IsInf(float64(n), 0) {
-							values[i].Number = float64(n)
-						}
+			valuesEditing(func(values []issuefields.Value) {
+				for i := range values {
+					if n := float32(values[i].Number); !math.IsInf(float64(n), 0) {
+						values[i].Number = float64(n)
 					}
-				}}
-			},
-			[]string{"Values returns the values exactly as they were written, in the order they were written"}},
-		{"the caller's slice kept",
+				}
+			}),
+			[]string{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written"}},
+		{"the change's slice kept",
 			func(s *memstore.Store) storetest.Store {
 				return &aliasing{Store: s, in: same[[]issuefields.Value], out: deep, kept: make(map[issuefields.IssueKey][]issuefields.Value)}
 			},
-			[]string{"CompareAndSwap copies the values it is given"}},
+			[]string{"UpdateValues copies the values that change returns"}},
 		{"shallow copies",
 			func(s *memstore.Store) storetest.Store {
 				return &aliasing{Store: s, in: shallow, out: shallow, kept: make(map[issuefields.IssueKey][]issuefields.Value)}
 			},
-			[]string{"CompareAndSwap copies the values it is given"}},
-		{"CompareAndSwap ignoring the version",
-			func(s *memstore.Store) storetest.Store { return swapEdit{s, ignoreVersion} },
+			[]string{"UpdateValues copies the values that change returns"}},
+		{"UpdateValues not atomic",
+			func(s *memstore.Store) storetest.Store { return notAtomic{s} },
 			[]string{
-				"CompareAndSwap with a stale version returns ErrVersionConflict and changes nothing",
-				"CompareAndSwap lets exactly one of many concurrent writers with the same expected version win",
+				"UpdateValues is atomic: concurrent UpdateValues of one issue lose no value",
+				"UpdateValues lets exactly one of many concurrent writers that expect the same version win",
 			}},
-		{"CompareAndSwap not atomic",
-			func(s *memstore.Store) storetest.Store { return swapEdit{s, checkThenWrite} },
-			[]string{
-				"CompareAndSwap is atomic: concurrent read-modify-write loops on one issue lose no value",
-				"CompareAndSwap lets exactly one of many concurrent writers with the same expected version win",
-			}},
-		{"CompareAndSwap validating values",
-			func(s *memstore.Store) storetest.Store { return swapEdit{s, knownFieldsOnly} },
-			[]string{"CompareAndSwap stores values as they are given, without validating them"}},
+		{"UpdateValues returning the error of a call with stale values",
+			func(s *memstore.Store) storetest.Store {
+				return &staleFirst{Store: s, wrote: make(map[issuefields.IssueKey]written)}
+			},
+			[]string{"UpdateValues calls change with the current values and version, stores what it returns, and returns the new version"}},
+		{"UpdateValues calling change for an issue that is gone",
+			func(s *memstore.Store) storetest.Store { return callsChangeFirst{s} },
+			[]string{"UpdateValues returns ErrIssueDeleted or ErrNotFound for an issue that was deleted or transferred away, without calling change"}},
+		{"UpdateValues clearing the values when change fails",
+			func(s *memstore.Store) storetest.Store { return clearedOnError{s} },
+			[]string{"UpdateValues returns an error that wraps the error of change, and changes nothing"}},
+		{"UpdateValues validating values",
+			func(s *memstore.Store) storetest.Store { return oneFieldOnce{s} },
+			[]string{"UpdateValues stores the values that change returns as they are, without validating them"}},
+		{"UpdateValues of one issue at a time",
+			func(s *memstore.Store) storetest.Store { return &oneWriteLock{Store: s} },
+			[]string{"UpdateValues on one issue does not wait for a change of another issue"}},
 		{"versions named by content",
-			func(s *memstore.Store) storetest.Store { return &renamedVersions{Store: s, name: byContent} },
-			[]string{"CompareAndSwap returns a version that differs from every version the issue had before"}},
+			func(s *memstore.Store) storetest.Store { return renamedVersions{s, byContent} },
+			[]string{"UpdateValues returns a version that differs from every version the issue had before"}},
 		{"versions that repeat",
-			func(s *memstore.Store) storetest.Store { return &renamedVersions{Store: s, name: modulo3} },
-			[]string{"CompareAndSwap returns a version that differs from every version the issue had before"}},
+			func(s *memstore.Store) storetest.Store { return renamedVersions{s, modulo3} },
+			[]string{"UpdateValues returns a version that differs from every version the issue had before"}},
 		{"one version for the whole store",
 			func(s *memstore.Store) storetest.Store { return &globalVersion{Store: s} },
 			[]string{
-				"CompareAndSwap on one issue changes no other issue's values or version",
-				"CompareAndSwap on different issues at the same time never conflicts",
+				"UpdateValues on one issue changes no other issue's values or version",
+				"UpdateValues on different issues at the same time never conflicts",
 			}},
+		{"ChangeFields reusing the IDs of deleted fields",
+			func(s *memstore.Store) storetest.Store { return reusedIDs{s} },
+			[]string{"ChangeFields never gives an ID that a field or an option of the organization had before, even a deleted one"}},
+		{"ChangeFields not atomic",
+			func(s *memstore.Store) storetest.Store { return fieldsNotAtomic{s} },
+			[]string{"ChangeFields is atomic: concurrent changes of one organization lose no field and give no ID twice"}},
+		{"ChangeFields validating fields",
+			func(s *memstore.Store) storetest.Store { return optionsRequired{s} },
+			[]string{"ChangeFields stores the fields that change returns as given, without validating them"}},
+		{"ChangeFields keeping the change's slice",
+			func(s *memstore.Store) storetest.Store {
+				return &keptFields{Store: s, kept: make(map[string][]issuefields.Field)}
+			},
+			[]string{"ChangeFields copies the fields that change returns"}},
+		{"ChangeFields writing into fields handed out",
+			func(s *memstore.Store) storetest.Store {
+				return &fieldsOverwritten{Store: s, handedOut: make(map[string][]issuefields.Field)}
+			},
+			[]string{"OrganizationFields, Snapshot and ChangeFields hand out fields that later changes leave as they were"}},
 		{"AddField accepting a duplicate option name",
 			func(s *memstore.Store) storetest.Store { return duplicateOptionNames{s} },
 			[]string{"AddField refuses a field with a duplicate option name and changes nothing"}},
@@ -186,14 +220,12 @@ func TestBrokenStoresFail(t *testing.T) {
 				return &forgetfulRename{Store: s, forgotten: make(map[[2]string]bool)}
 			},
 			[]string{
-				"Repository finds a renamed repository by every former name, under its current name",
+				"Snapshot finds a renamed repository by every former name, under its current name",
 				"RenameRepository takes over a former name of another repository, which keeps its other names",
 			}},
-		{"Fields panicking",
-			func(s *memstore.Store) storetest.Store {
-				return fieldsEdit{s, func(issuefields.Repository, []issuefields.Field) ([]issuefields.Field, error) { panic("boom") }}
-			},
-			[]string{"Fields returns an empty slice and no error for a repository owned by a user:\n\tpanic: boom"}},
+		{"Snapshot panicking",
+			snapshotEditing(func(string, string, int64, *issuefields.Snapshot) error { panic("boom") }),
+			[]string{"Snapshot returns no fields for a repository owned by a user:\n\tpanic: boom"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,7 +245,7 @@ func TestBrokenStoresFail(t *testing.T) {
 
 func TestNewStoreError(t *testing.T) {
 	err := storetest.TestStore(func() (storetest.Store, error) { return nil, errors.New("no database") })
-	want := "Repository finds a repository by its owner and name:\n\tnew store: no database"
+	want := "Snapshot finds a repository by its owner and name:\n\tnew store: no database"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("TestStore = %v, want an error containing %q", err, want)
 	}

@@ -9,48 +9,59 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-// valuesCases check Store.Values and Store.CompareAndSwap, one call at a
-// time.
+// valuesCases check the values and versions that Store.Snapshot shows and
+// Store.UpdateValues writes, one call at a time.
 var valuesCases = []testCase{
-	{"Values gives an empty slice and a version for an issue that has no values", valuesEmpty},
-	{"Values returns the same version until a CompareAndSwap commits", valuesSameVersion},
-	{"Values returns the values exactly as they were written, in the order they were written", valuesRoundTrip},
-	{"CompareAndSwap stores values as they are given, without validating them", valuesNotValidated},
-	{"Values survive a rename and a transfer of the repository", valuesSurviveRepositoryMoves},
-	{"CompareAndSwap with the current version replaces the values and returns the new version", swapReplaces},
-	{"CompareAndSwap returns a version that differs from every version the issue had before", swapNewVersion},
-	{"CompareAndSwap with a stale version returns ErrVersionConflict and changes nothing", swapStale},
-	{"CompareAndSwap on one issue changes no other issue's values or version", swapOtherIssues},
-	{"Values and CompareAndSwap return ErrIssueDeleted or ErrNotFound for an issue that was deleted or transferred away", valuesNotLive},
+	{"Snapshot and UpdateValues give no values and a version for an issue that has none", valuesEmpty},
+	{"Snapshot and UpdateValues show the same version until an UpdateValues commits", valuesSameVersion},
+	{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written", valuesRoundTrip},
+	{"UpdateValues stores the values that change returns as they are, without validating them", valuesNotValidated},
+	{"An issue's values and version survive a rename and a transfer of its repository", valuesSurviveRepositoryMoves},
+	{"UpdateValues calls change with the current values and version, stores what it returns, and returns the new version", updateReplaces},
+	{"UpdateValues returns a version that differs from every version the issue had before", updateNewVersion},
+	{"UpdateValues returns an error that wraps the error of change, and changes nothing", updateChangeFails},
+	{"UpdateValues on one issue changes no other issue's values or version", updateOtherIssues},
+	{"UpdateValues returns ErrIssueDeleted or ErrNotFound for an issue that was deleted or transferred away, without calling change", updateNotLive},
 	{"TransferIssue moves the issue's values to its new place, replacing the values there under a new version", valuesMoveWithIssue},
 }
 
 func valuesEmpty(e *env) {
 	key := e.anIssue()
-	got, v := e.values(key)
-	if len(got) != 0 {
-		e.r.Errorf("Values of a new issue = %v, want none", got)
+	snap := e.shown(e.repo("octo-org", "hello-world"), 1)
+	if len(snap.Values) != 0 {
+		e.r.Errorf("Snapshot of a new issue shows the values %v, want none", snap.Values)
 	}
-	e.swap(key, v, someValues())
+	got, v := e.values(key)
+	if len(got) != 0 || v != snap.Version {
+		e.r.Errorf("UpdateValues gives change %v, %q for a new issue; want no values and the version %q that Snapshot shows", got, v, snap.Version)
+	}
+	e.swap(key, someValues())
 }
 
 func valuesSameVersion(e *env) {
 	key := e.anIssue()
-	_, v1 := e.values(key)
+	repo := e.repo("octo-org", "hello-world")
+	v1 := e.shown(repo, 1).Version
 	if _, v2 := e.values(key); v2 != v1 {
-		e.r.Errorf("two Values calls returned versions %q and %q, want the same", v1, v2)
+		e.r.Errorf("Snapshot showed version %q and then UpdateValues gave change %q, want the same", v1, v2)
 	}
-	v3 := e.swap(key, v1, someValues())
-	if _, v4 := e.values(key); v4 != v3 || v4 == v1 {
-		e.r.Errorf("after CompareAndSwap returned version %q, Values returned version %q, want the same, unlike %q", v3, v4, v1)
+	if v3 := e.shown(repo, 1).Version; v3 != v1 {
+		e.r.Errorf("two Snapshots showed versions %q and %q, want the same", v1, v3)
+	}
+	v4 := e.swap(key, someValues())
+	if v5 := e.shown(repo, 1).Version; v5 != v4 || v5 == v1 {
+		e.r.Errorf("after UpdateValues returned version %q, Snapshot showed version %q; want the same, unlike %q", v4, v5, v1)
+	}
+	if _, v6 := e.values(key); v6 != v4 {
+		e.r.Errorf("after UpdateValues returned version %q, UpdateValues gave change %q; want the same", v4, v6)
 	}
 }
 
 func valuesRoundTrip(e *env) {
 	key := e.anIssue()
-	_, v := e.values(key)
-	v = e.swap(key, v, someValues())
-	e.wantValues(key, someValues(), "after writing one value of each data type")
+	repo := e.repo("octo-org", "hello-world")
+	e.swap(key, someValues())
+	e.wantShown(repo, 1, someValues(), "after writing one value of each data type")
 	singles := []issuefields.Value{
 		{FieldID: 10, Text: strings.Repeat("𝄞", 1024)},
 		{FieldID: 40, Date: "9999-12-31"},
@@ -61,22 +72,21 @@ func valuesRoundTrip(e *env) {
 	}
 	for _, value := range singles {
 		want := []issuefields.Value{value}
-		v = e.swap(key, v, want)
-		e.wantValues(key, want, "after writing a single value")
+		e.swap(key, want)
+		e.wantShown(repo, 1, want, "after writing a single value")
 	}
 }
 
 func valuesNotValidated(e *env) {
 	key := e.anIssue()
-	_, v := e.values(key)
 	odd := []issuefields.Value{
 		{FieldID: 999, Text: "a field that does not exist"},
 		{FieldID: 30, OptionIDs: []int64{12345, 12345}},
 		{FieldID: 10, Text: "two members set", Number: 7, Date: "not a date"},
 		{FieldID: 10, Text: "the same field twice"},
 	}
-	e.swap(key, v, odd)
-	e.wantValues(key, odd, "after writing values that no field would accept")
+	e.swap(key, odd)
+	e.wantShown(e.repo("octo-org", "hello-world"), 1, odd, "after writing values that no field would accept")
 }
 
 func valuesSurviveRepositoryMoves(e *env) {
@@ -86,36 +96,60 @@ func valuesSurviveRepositoryMoves(e *env) {
 	e.addOrgs("other-org")
 	e.rename("octo-org", "hello-world", "renamed")
 	e.transferRepo("octo-org", "renamed", "other-org")
-	moved := e.issue(e.repo("other-org", "renamed"), 1)
-	if moved.Key() != key {
-		e.r.Fatalf("after a rename and a transfer of its repository, the issue's key is %+v, want %+v", moved.Key(), key)
+	moved := e.shown(e.repo("other-org", "renamed"), 1)
+	if moved.Issue.Key() != key {
+		e.r.Fatalf("after a rename and a transfer of its repository, the issue's key is %+v, want %+v", moved.Issue.Key(), key)
+	}
+	if !equalValues(moved.Values, someValues()) || moved.Version != v {
+		e.r.Errorf("after a rename and a transfer of the repository, Snapshot shows %v, %q; want %v, %q", moved.Values, moved.Version, someValues(), v)
 	}
 	if got, w := e.values(key); !equalValues(got, someValues()) || w != v {
-		e.r.Errorf("after a rename and a transfer of the repository, Values = %v, %q; want %v, %q", got, w, someValues(), v)
+		e.r.Errorf("after a rename and a transfer of the repository, UpdateValues gives change %v, %q; want %v, %q", got, w, someValues(), v)
 	}
 }
 
-func swapReplaces(e *env) {
+// errStale is what a change returns when it is given values other than
+// those it expects.
+var errStale = errors.New("storetest: a change given values it does not expect")
+
+// updateReplaces writes with changes that refuse any values but the current
+// ones, each after a SetValues that a store's memory of the values it wrote
+// misses: a store may call change with such stale values first, but must
+// call it again with the current ones.
+func updateReplaces(e *env) {
 	key := e.anIssue()
-	e.setValues("octo-org", "hello-world", 1, someValues())
-	_, v := e.values(key)
-	for _, want := range [][]issuefields.Value{{{FieldID: 10, Text: "only this"}}, {}} {
-		v = e.swap(key, v, want)
-		got, w := e.values(key)
-		if !equalValues(got, want) || w != v {
-			e.r.Errorf("after CompareAndSwap wrote %v and returned version %q, Values = %v, %q", want, v, got, w)
+	repo := e.repo("octo-org", "hello-world")
+	for _, want := range [][]issuefields.Value{{{FieldID: 10, Text: "only this"}}, {}, changedValues()} {
+		e.setValues("octo-org", "hello-world", 1, someValues())
+		before := e.shown(repo, 1)
+		var got []issuefields.Value
+		var gotVersion issuefields.Version
+		v, err := e.s.UpdateValues(e.ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
+			got, gotVersion = current, version
+			if version != before.Version || !equalValues(current, before.Values) {
+				return nil, errStale
+			}
+			return want, nil
+		})
+		if err != nil {
+			e.r.Errorf("UpdateValues with a change that accepts only the current values %v, %q: %v; change was last given %v, %q",
+				before.Values, before.Version, err, got, gotVersion)
+			continue
+		}
+		if after := e.shown(repo, 1); !equalValues(after.Values, want) || after.Version != v {
+			e.r.Errorf("after UpdateValues wrote %v and returned version %q, Snapshot shows %v, %q", want, v, after.Values, after.Version)
 		}
 	}
 }
 
-func swapNewVersion(e *env) {
+func updateNewVersion(e *env) {
 	key := e.anIssue()
 	_, v := e.values(key)
 	seen := map[issuefields.Version]bool{v: true}
 	a := []issuefields.Value{{FieldID: 10, Text: "a"}}
 	b := []issuefields.Value{{FieldID: 10, Text: "b"}}
 	for i, values := range [][]issuefields.Value{a, a, b, a, nil, nil, someValues(), a} {
-		v = e.swap(key, v, values)
+		v = e.swap(key, values)
 		if seen[v] {
 			e.r.Errorf("write %d (%v) returned version %q, which the issue had before", i+1, values, v)
 		}
@@ -123,28 +157,32 @@ func swapNewVersion(e *env) {
 	}
 	e.setValues("octo-org", "hello-world", 1, a)
 	if _, v = e.values(key); seen[v] {
-		e.r.Errorf("after SetValues, Values returned version %q, which the issue had before", v)
+		e.r.Errorf("after SetValues, UpdateValues gave change the version %q, which the issue had before", v)
 	}
 }
 
-func swapStale(e *env) {
+func updateChangeFails(e *env) {
 	key := e.anIssue()
-	_, first := e.values(key)
-	second := e.swap(key, first, someValues())
+	repo := e.repo("octo-org", "hello-world")
 	e.setValues("octo-org", "hello-world", 1, someValues())
-	_, current := e.values(key)
-	for _, expected := range []issuefields.Version{first, second, current + "x", "no such version"} {
-		v, err := e.s.CompareAndSwap(e.ctx, key, expected, nil)
-		if !errors.Is(err, issuefields.ErrVersionConflict) {
-			e.r.Errorf("CompareAndSwap with version %q when the current one is %q = %q, %v; want ErrVersionConflict", expected, current, v, err)
+	before := e.shown(repo, 1)
+	refused := errors.New("refused by the caller")
+	for _, change := range []func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error){
+		func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) { return nil, refused },
+		func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+			return changedValues(), refused
+		},
+	} {
+		if v, err := e.s.UpdateValues(e.ctx, key, change); !errors.Is(err, refused) {
+			e.r.Errorf("UpdateValues with a change that fails = %q, %v; want an error that wraps the change's", v, err)
 		}
-		if got, v := e.values(key); !equalValues(got, someValues()) || v != current {
-			e.r.Errorf("after a CompareAndSwap with stale version %q, Values = %v, %q; want %v, %q", expected, got, v, someValues(), current)
+		if after := e.shown(repo, 1); !equalValues(after.Values, someValues()) || after.Version != before.Version {
+			e.r.Errorf("after UpdateValues with a change that failed, Snapshot shows %v, %q; want %v, %q", after.Values, after.Version, someValues(), before.Version)
 		}
 	}
 }
 
-func swapOtherIssues(e *env) {
+func updateOtherIssues(e *env) {
 	e.addOrgs("octo-org")
 	a := e.addRepo("octo-org", "a", false)
 	b := e.addRepo("octo-org", "b", false)
@@ -158,44 +196,42 @@ func swapOtherIssues(e *env) {
 	}
 	for i, key := range keys {
 		want[i] = []issuefields.Value{{FieldID: 10, Text: fmt.Sprint("issue ", i)}}
-		versions[i] = e.swap(key, versions[i], want[i])
+		versions[i] = e.swap(key, want[i])
 		for j, other := range keys {
 			if got, v := e.values(other); !equalValues(got, want[j]) || v != versions[j] {
-				e.r.Errorf("after a CompareAndSwap on %+v, Values(%+v) = %v, %q; want %v, %q", key, other, got, v, want[j], versions[j])
+				e.r.Errorf("after an UpdateValues on %+v, UpdateValues(%+v) gives change %v, %q; want %v, %q", key, other, got, v, want[j], versions[j])
 			}
 		}
 	}
 }
 
-func valuesNotLive(e *env) {
+func updateNotLive(e *env) {
 	e.addOrgs("octo-org")
 	repo := e.addRepo("octo-org", "hello-world", false)
 	e.addIssues("octo-org", "hello-world", 1, 2)
 	e.setValues("octo-org", "hello-world", 2, someValues())
 	deleted, moved := e.issue(repo, 1).Key(), e.issue(repo, 2).Key()
-	_, deletedVersion := e.values(deleted)
-	_, movedVersion := e.values(moved)
 	e.deleteIssue("octo-org", "hello-world", 1)
 	e.transferIssue("octo-org", "hello-world", 2, "octo-org", "hello-world", 3)
-	to := e.issue(repo, 3).Key()
-	toValues, toVersion := e.values(to)
-	gone := func(err error) bool {
-		return errors.Is(err, issuefields.ErrIssueDeleted) || errors.Is(err, issuefields.ErrNotFound)
-	}
+	to := e.shown(repo, 3)
 	for _, c := range []struct {
 		what string
 		key  issuefields.IssueKey
-		v    issuefields.Version
-	}{{"deleted", deleted, deletedVersion}, {"transferred", moved, movedVersion}} {
-		if values, v, err := e.s.Values(e.ctx, c.key); !gone(err) {
-			e.r.Errorf("Values(%+v) of a %s issue = %v, %q, %v; want ErrIssueDeleted or ErrNotFound", c.key, c.what, values, v, err)
+	}{{"deleted", deleted}, {"transferred", moved}} {
+		called := false
+		v, err := e.s.UpdateValues(e.ctx, c.key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+			called = true
+			return changedValues(), nil
+		})
+		if !errors.Is(err, issuefields.ErrIssueDeleted) && !errors.Is(err, issuefields.ErrNotFound) {
+			e.r.Errorf("UpdateValues(%+v) of a %s issue = %q, %v; want ErrIssueDeleted or ErrNotFound", c.key, c.what, v, err)
 		}
-		if v, err := e.s.CompareAndSwap(e.ctx, c.key, c.v, nil); !gone(err) {
-			e.r.Errorf("CompareAndSwap(%+v, %q) of a %s issue = %q, %v; want ErrIssueDeleted or ErrNotFound", c.key, c.v, c.what, v, err)
+		if called {
+			e.r.Errorf("UpdateValues(%+v) of a %s issue called change", c.key, c.what)
 		}
 	}
-	if got, v := e.values(to); !equalValues(got, toValues) || v != toVersion {
-		e.r.Errorf("after a CompareAndSwap on the place that the issue left, Values at its new place = %v, %q; want %v, %q", got, v, toValues, toVersion)
+	if got := e.shown(repo, 3); !equalValues(got.Values, to.Values) || got.Version != to.Version {
+		e.r.Errorf("after an UpdateValues on the place that the issue left, Snapshot at its new place shows %v, %q; want %v, %q", got.Values, got.Version, to.Values, to.Version)
 	}
 }
 
@@ -210,8 +246,8 @@ func valuesMoveWithIssue(e *env) {
 	_, before := e.values(to)
 	e.transferIssue("octo-org", "hello-world", 1, "octo-org", "hello-world", 2)
 	if got, v := e.values(to); !equalValues(got, someValues()) || v == before {
-		e.r.Errorf("after TransferIssue moved issue 1 onto issue 2, Values of issue 2 = %v, %q; want %v and a version other than %q", got, v, someValues(), before)
+		e.r.Errorf("after TransferIssue moved issue 1 onto issue 2, UpdateValues gives change %v, %q for issue 2; want %v and a version other than %q", got, v, someValues(), before)
 	}
 	e.transferIssue("octo-org", "hello-world", 2, "octocat", "elsewhere", 7)
-	e.wantValues(e.issue(other, 7).Key(), someValues(), "after TransferIssue moved the issue to a new number of another repository")
+	e.wantShown(other, 7, someValues(), "after TransferIssue moved the issue to a new number of another repository")
 }

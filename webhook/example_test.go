@@ -42,18 +42,16 @@ func Example() {
 			IssueField struct {
 				Name string `json:"name"`
 			} `json:"issue_field"`
-			IssueFieldValue *issuefields.FieldValue `json:"issue_field_value"`
+			IssueFieldValue struct {
+				Value any `json:"value"`
+			} `json:"issue_field_value"`
 		}
 		if err := json.Unmarshal(body, &delivery); err != nil {
 			http.Error(w, "bad delivery", http.StatusBadRequest)
 			return
 		}
-		value := any("none")
-		if v := delivery.IssueFieldValue; v != nil {
-			value = v.Value
-		}
-		fmt.Printf("%s %s: %s %s#%d, now %v\n", r.Header.Get("X-GitHub-Event"), delivery.Action,
-			delivery.IssueField.Name, delivery.Repository.FullName, delivery.Issue.Number, value)
+		fmt.Printf("%s %s: %s %s#%d, %v\n", r.Header.Get("X-GitHub-Event"), delivery.Action,
+			delivery.IssueField.Name, delivery.Repository.FullName, delivery.Issue.Number, delivery.IssueFieldValue.Value)
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer receiver.Close()
@@ -64,21 +62,20 @@ func Example() {
 		panic(err)
 	}
 	err = hook.Notify(context.Background(), issuefields.Event{
-		ID:          "evt-1",
-		Action:      issuefields.ActionSet,
-		Time:        time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
-		Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octo-org", Name: "hello-world"},
-		IssueNumber: 1347,
-		IssueURL:    "https://api.example.com/repos/octo-org/hello-world/issues/1347",
-		Actor:       issuefields.EventActor{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
+		ID:     "evt-1",
+		Action: issuefields.ActionSet,
+		Time:   time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
+		Issue: issuefields.Issue{Number: 1347,
+			Repository: issuefields.Repository{ID: 1296269, Owner: "octo-org", Name: "hello-world", OwnedByOrganization: true}},
+		Actor: &issuefields.Principal{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
 		Changes: []issuefields.FieldChange{
 			{
-				FieldID: 1, FieldNodeID: "IF_AQ", FieldName: "Notes", DataType: issuefields.Text,
-				After: &issuefields.FieldValue{IssueFieldID: 1, IssueFieldName: "Notes", NodeID: "IFT_AQID", DataType: issuefields.Text, Value: "needs triage"},
+				Field: issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText},
+				After: &issuefields.Value{FieldID: 1, Text: "needs triage"},
 			},
 			{
-				FieldID: 3, FieldNodeID: "IF_Aw", FieldName: "Estimate", DataType: issuefields.Number,
-				Before: &issuefields.FieldValue{IssueFieldID: 3, IssueFieldName: "Estimate", NodeID: "IFN_AwID", DataType: issuefields.Number, Value: 5.0},
+				Field:  issuefields.Field{ID: 3, Name: "Estimate", DataType: issuefields.DataTypeNumber},
+				Before: &issuefields.Value{FieldID: 3, Number: 5},
 			},
 		},
 	})
@@ -91,8 +88,8 @@ func Example() {
 	}
 	fmt.Printf("%+v\n", hook.Stats())
 	// Output:
-	// issues field_added: Notes octo-org/hello-world#1347, now needs triage
-	// issues field_removed: Estimate octo-org/hello-world#1347, now none
+	// issues field_added: Notes octo-org/hello-world#1347, needs triage
+	// issues field_removed: Estimate octo-org/hello-world#1347, 5
 	// {Delivered:2 Failed:0 Dropped:0 Abandoned:0}
 }
 

@@ -48,7 +48,7 @@ func newWritableHandler(t *testing.T, issues int64, n issuefields.Notifier, logg
 		}
 	}
 	must(s.AddOrganization("octo-org"))
-	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.Text}))
+	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}))
 	_, err := s.AddRepository("octo-org", "hello-world", false)
 	must(err)
 	for i := int64(1); i <= issues; i++ {

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,6 +96,12 @@ type Options struct {
 	// GitHub-Hookshot/<version>.
 	UserAgent string
 
+	// BaseURL is the public address of the API, such as
+	// https://api.example.com or http://127.0.0.1:8080/api/v3, under which
+	// the URLs of a delivery's body are written. The zero value means
+	// http://127.0.0.1:8080.
+	BaseURL string
+
 	// Vendor is the word in the names of the headers: X-<Vendor>-Event,
 	// X-<Vendor>-Delivery and X-<Vendor>-Signature-256, as Config.Vendor is
 	// in the API's headers. The zero value means DefaultVendor. "GitHub"
@@ -126,6 +133,7 @@ type Stats struct {
 // for concurrent use, created with New and stopped with Close.
 type Notifier struct {
 	url         string
+	baseURL     string
 	secret      []byte
 	client      *http.Client
 	timeout     time.Duration
@@ -261,6 +269,7 @@ func newNotifier(rawURL string, opts Options, sleep func(context.Context, time.D
 	n := &Notifier{
 		url:         rawURL,
 		secret:      bytes.Clone(opts.Secret),
+		baseURL:     cmp.Or(strings.TrimSuffix(opts.BaseURL, "/"), "http://127.0.0.1:8080"),
 		client:      opts.Client,
 		timeout:     opts.Timeout,
 		maxAttempts: opts.MaxAttempts,
@@ -301,7 +310,7 @@ func newNotifier(rawURL string, opts Options, sleep func(context.Context, time.D
 // error wrapping ErrQueueFull that names the event, for the caller to log;
 // after Close it returns ErrClosed.
 func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
-	bodies, err := payloads(e)
+	bodies, err := payloads(e, n.baseURL)
 	if err != nil {
 		return fmt.Errorf("webhook: encoding event %s: %w", e.ID, err)
 	}
@@ -314,7 +323,7 @@ func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
 		batch[i] = &delivery{
 			id:        newGUID(),
 			eventID:   e.ID,
-			fieldID:   c.FieldID,
+			fieldID:   c.Field.ID,
 			action:    actionOf(c),
 			body:      body,
 			signature: Sign(n.secret, body),

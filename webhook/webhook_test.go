@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,22 +26,29 @@ import (
 
 var testSecret = []byte("a-shared-secret-for-tests")
 
+// Fields of the test events.
+var (
+	notesField    = issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}
+	priorityField = issuefields.Field{ID: 2, Name: "Priority", DataType: issuefields.DataTypeSingleSelect, Options: []issuefields.FieldOption{
+		{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Medium", Color: "yellow"}, {ID: 13, Name: "Low", Color: "green"}}}
+	estimateField = issuefields.Field{ID: 3, Name: "Estimate", DataType: issuefields.DataTypeNumber}
+)
+
+// testActor is the writer of the test events.
+var testActor = &issuefields.Principal{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken}
+
 // testEvent returns an event with the given id that sets one text field.
 func testEvent(id string) issuefields.Event {
 	return issuefields.Event{
-		ID:          id,
-		Action:      issuefields.ActionSet,
-		Time:        time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
-		Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octo-org", Name: "hello-world"},
-		IssueNumber: 1347,
-		IssueURL:    "https://api.example.com/repos/octo-org/hello-world/issues/1347",
-		Actor:       issuefields.EventActor{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
+		ID:     id,
+		Action: issuefields.ActionSet,
+		Time:   time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
+		Issue: issuefields.Issue{Number: 1347,
+			Repository: issuefields.Repository{ID: 1296269, Owner: "octo-org", Name: "hello-world", OwnedByOrganization: true}},
+		Actor: testActor,
 		Changes: []issuefields.FieldChange{{
-			FieldID: 1, FieldNodeID: "IF_AQ", FieldName: "Notes", DataType: issuefields.Text,
-			After: &issuefields.FieldValue{
-				IssueFieldID: 1, IssueFieldName: "Notes", NodeID: "IFT_AQID",
-				DataType: issuefields.Text, Value: "needs triage",
-			},
+			Field: notesField,
+			After: &issuefields.Value{FieldID: 1, Text: "needs triage"},
 		}},
 	}
 }
@@ -243,38 +251,26 @@ func TestDeliveryHeaders(t *testing.T) {
 // threeChanges is an event of a PUT that gave a field its first value,
 // changed another and removed a third.
 var threeChanges = issuefields.Event{
-	ID:          "evt-3",
-	Action:      issuefields.ActionSet,
-	Time:        time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
-	Repository:  issuefields.EventRepository{ID: 1296269, Owner: "octo-org", Name: "roadmap", Private: true},
-	IssueNumber: 7,
-	IssueURL:    "https://api.example.com/api/v3/repos/octo-org/roadmap/issues/7",
-	Actor:       issuefields.EventActor{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken},
+	ID:     "evt-3",
+	Action: issuefields.ActionSet,
+	Time:   time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC),
+	Issue: issuefields.Issue{Number: 7,
+		Repository: issuefields.Repository{ID: 1296269, Owner: "octo-org", Name: "roadmap", Private: true, OwnedByOrganization: true}},
+	Actor: testActor,
 	Changes: []issuefields.FieldChange{
-		{
-			FieldID: 1, FieldNodeID: "IF_AQ", FieldName: "Notes", DataType: issuefields.Text,
-			After: &issuefields.FieldValue{IssueFieldID: 1, IssueFieldName: "Notes", NodeID: "IFT_AQID", DataType: issuefields.Text, Value: "needs triage"},
-		},
-		{
-			FieldID: 2, FieldNodeID: "IF_Ag", FieldName: "Priority", DataType: issuefields.SingleSelect,
-			Before: &issuefields.FieldValue{IssueFieldID: 2, IssueFieldName: "Priority", NodeID: "IFSS_AgID", DataType: issuefields.SingleSelect,
-				Value: int64(11), SingleSelectOption: &issuefields.FieldValueOption{ID: 11, Name: "High", Color: "red"}},
-			After: &issuefields.FieldValue{IssueFieldID: 2, IssueFieldName: "Priority", NodeID: "IFSS_AgID", DataType: issuefields.SingleSelect,
-				Value: int64(13), SingleSelectOption: &issuefields.FieldValueOption{ID: 13, Name: "Low", Color: "green"}},
-		},
-		{
-			FieldID: 3, FieldNodeID: "IF_Aw", FieldName: "Estimate", DataType: issuefields.Number,
-			Before: &issuefields.FieldValue{IssueFieldID: 3, IssueFieldName: "Estimate", NodeID: "IFN_AwID", DataType: issuefields.Number, Value: float64(5)},
-		},
+		{Field: notesField, After: &issuefields.Value{FieldID: 1, Text: "needs triage"}},
+		{Field: priorityField, Before: &issuefields.Value{FieldID: 2, OptionIDs: []int64{11}}, After: &issuefields.Value{FieldID: 2, OptionIDs: []int64{13}}},
+		{Field: estimateField, Before: &issuefields.Value{FieldID: 3, Number: 5}},
 	},
 }
 
 // TestDeliveryBodies checks the body of each delivery of threeChanges
 // against GitHub's issues event for issue fields: a field_added without
 // changes for the new value, a field_added with the value before for the
-// changed one, and a field_removed with the removed value and a null
-// issue_field_value.
+// changed one, and a field_removed with the removed value.
 func TestDeliveryBodies(t *testing.T) {
+	issue := threeChanges.Issue
+	id := func(field int64) string { return strconv.FormatInt(webhook.ValueID(issue, field), 10) }
 	common := `
 		"issue": {"number": 7, "url": "https://api.example.com/api/v3/repos/octo-org/roadmap/issues/7"},
 		"repository": {"id": 1296269, "name": "roadmap", "full_name": "octo-org/roadmap", "private": true, "owner": {"login": "octo-org"}},
@@ -282,24 +278,21 @@ func TestDeliveryBodies(t *testing.T) {
 		"sender": {"login": "octocat"}`
 	want := []string{`{
 		"action": "field_added",
-		"issue_field": {"id": 1, "node_id": "IF_AQ", "name": "Notes", "data_type": "text"},
-		"issue_field_value": {"issue_field_id": 1, "issue_field_name": "Notes", "node_id": "IFT_AQID", "data_type": "text", "value": "needs triage"},
+		"issue_field": {"id": 1, "name": "Notes", "field_type": "text"},
+		"issue_field_value": {"id": ` + id(1) + `, "value": "needs triage"},
 		` + common + `}`, `{
 		"action": "field_added",
-		"changes": {"issue_field_value": {"from": {"issue_field_id": 2, "issue_field_name": "Priority", "node_id": "IFSS_AgID", "data_type": "single_select", "value": 11,
-			"single_select_option": {"id": 11, "name": "High", "color": "red"}}}},
-		"issue_field": {"id": 2, "node_id": "IF_Ag", "name": "Priority", "data_type": "single_select"},
-		"issue_field_value": {"issue_field_id": 2, "issue_field_name": "Priority", "node_id": "IFSS_AgID", "data_type": "single_select", "value": 13,
-			"single_select_option": {"id": 13, "name": "Low", "color": "green"}},
+		"changes": {"issue_field_value": {"from": {"id": ` + id(2) + `, "value_id": 11, "option": {"id": 11, "name": "High", "color": "red", "description": null}}}},
+		"issue_field": {"id": 2, "name": "Priority", "field_type": "single_select"},
+		"issue_field_value": {"id": ` + id(2) + `, "value_id": 13, "option": {"id": 13, "name": "Low", "color": "green", "description": null}},
 		` + common + `}`, `{
 		"action": "field_removed",
-		"changes": {"issue_field_value": {"from": {"issue_field_id": 3, "issue_field_name": "Estimate", "node_id": "IFN_AwID", "data_type": "number", "value": 5}}},
-		"issue_field": {"id": 3, "node_id": "IF_Aw", "name": "Estimate", "data_type": "number"},
-		"issue_field_value": null,
+		"issue_field": {"id": 3, "name": "Estimate", "field_type": "number"},
+		"issue_field_value": {"id": ` + id(3) + `, "value": 5},
 		` + common + `}`}
 
 	rc := newReceiver(t, always(http.StatusOK))
-	n := newNotifier(t, rc.URL, webhook.Options{Workers: 1}, nil)
+	n := newNotifier(t, rc.URL, webhook.Options{Workers: 1, BaseURL: "https://api.example.com/api/v3/"}, nil)
 	if err := n.Notify(context.Background(), threeChanges); err != nil {
 		t.Fatalf("Notify: %v", err)
 	}
@@ -557,7 +550,7 @@ func TestCloseDeliversQueue(t *testing.T) {
 	var want []string
 	for i := range 50 {
 		e := testEvent(fmt.Sprintf("evt-%02d", i))
-		e.IssueNumber = int64(i)
+		e.Issue.Number = int64(i)
 		want = append(want, fmt.Sprintf("issue-%02d", i))
 		if err := n.Notify(context.Background(), e); err != nil {
 			t.Fatalf("Notify(%s): %v", e.ID, err)

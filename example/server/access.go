@@ -2,103 +2,151 @@ package server
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
 )
 
-// An access is what the handler decides for a token on one repository: the
-// error that refuses a list and a write, nil where the token may. The
-// start-up message uses it to say what each token may do. The decision is
-// the root package's (issuefields.Authorize); the server supplies only the
-// token's principal and its expiry.
-type access struct {
-	list, write error
+// noPushMessage is the message of the handler's 403 to a write by a token
+// whose permissions would allow it, but whose user has no push access.
+const noPushMessage = "Must have push access to this repository"
+
+// valuesAccept reports whether the values routes accept tokens of kind k:
+// they answer 403 to classic personal access tokens and OAuth app tokens.
+func valuesAccept(k issuefields.TokenKind) bool {
+	return k != issuefields.ClassicPersonalAccessToken && k != issuefields.OAuthAppToken
 }
 
-// accessOf returns the access of the token of e to repo at now.
-func accessOf(e *tokenEntry, repo issuefields.Repository, now time.Time) access {
-	if e.expired(now) {
-		return access{issuefields.ErrBadCredentials, issuefields.ErrBadCredentials}
+// A prober tells what tokens may do by asking the handler itself, with
+// requests that change nothing, so that the start-up message says what the
+// handler does. It asks a quietHandler of its own over the dataset's store
+// and tokens.
+type prober struct {
+	ctx context.Context
+	h   http.Handler
+	// live holds a live issue of each repository of the data file that the
+	// store has, by the repository's ID.
+	live map[int64]int64
+}
+
+// newProber returns a prober for d.
+func newProber(ctx context.Context, d *dataset) (*prober, error) {
+	h, err := quietHandler(d.store, d.tokens)
+	if err != nil {
+		return nil, err
 	}
-	ctx := context.Background()
-	return access{
-		list:  issuefields.Authorize(ctx, issuefields.ListValues, repo, &e.principal),
-		write: issuefields.Authorize(ctx, issuefields.WriteValues, repo, &e.principal),
+	p := &prober{ctx: ctx, h: h, live: make(map[int64]int64)}
+	for _, rd := range d.file.Repositories {
+		for _, is := range liveIssues(rd) {
+			snap, err := d.store.Snapshot(ctx, rd.Owner, rd.Name, is.Number)
+			if err != nil || snap.IssueErr != nil || snap.Issue.Repository.ID != snap.Repository.ID || snap.Issue.Number != is.Number {
+				continue
+			}
+			if _, ok := p.live[snap.Repository.ID]; !ok {
+				p.live[snap.Repository.ID] = is.Number
+			}
+		}
 	}
+	return p, nil
+}
+
+// An access is what the handler answers a token on a live issue of one
+// repository: the status of a list, and of a write whose body is {}, which
+// is 422 once authorization and the rate limit let it through. noPush tells
+// a 403 of the write for want of push access. The zero access is that of a
+// repository with no live issue to ask about.
+type access struct {
+	list, write int
+	noPush      bool
+}
+
+// mayList reports whether a allows lists.
+func (a access) mayList() bool { return a.list == http.StatusOK }
+
+// mayWrite reports whether a allows writes.
+func (a access) mayWrite() bool { return a.write == http.StatusUnprocessableEntity }
+
+// access asks what token may do with the values of repo's issues.
+func (p *prober) access(token string, repo issuefields.Repository) access {
+	number, ok := p.live[repo.ID]
+	if !ok {
+		return access{}
+	}
+	path := valuesPath(repo.Owner, repo.Name, number)
+	list := ask(p.ctx, p.h, http.MethodGet, path, token, "")
+	write := ask(p.ctx, p.h, http.MethodPost, path, token, "{}")
+	return access{list: list.status, write: write.status,
+		noPush: write.status == http.StatusForbidden && write.Message == noPushMessage}
 }
 
 // phrase says what a allows, in a few words.
 func (a access) phrase() string {
 	switch {
-	case errors.Is(a.list, issuefields.ErrNotFound):
+	case a.list == 0:
+		return "not known: the repository has no live issue to ask about"
+	case a.list == http.StatusNotFound:
 		return "cannot see (404)"
-	case a.list == nil && a.write == nil:
+	case a.mayList() && a.mayWrite():
 		return "list and write"
-	case a.list == nil && errors.Is(a.write, issuefields.ErrNoPushAccess):
+	case a.mayList() && a.noPush:
 		return "list; writes are 403 (no push access)"
-	case a.list == nil:
+	case a.mayList() && a.write == http.StatusForbidden:
 		return "list only; writes are 403"
-	case a.write == nil:
+	case a.mayWrite() && a.list == http.StatusForbidden:
 		return "write; lists are 403"
+	case a.list == http.StatusForbidden && a.write == http.StatusForbidden:
+		return "lists and writes are 403"
 	}
-	return "lists and writes are 403"
+	return fmt.Sprintf("lists are %d, writes %d", a.list, a.write)
 }
 
-// fieldsPhrase says what the token of e may do with the issue fields of the
+// fieldsPhrase says what token may do with the issue fields of the
 // organization org, or "" when it may not even list them.
-func fieldsPhrase(e *tokenEntry, org string) string {
-	ctx := context.Background()
+func (p *prober) fieldsPhrase(token, org string) string {
+	path := "/orgs/" + org + "/issue-fields"
 	switch {
-	case issuefields.AuthorizeOrganization(ctx, issuefields.ListFields, org, &e.principal) != nil:
+	case ask(p.ctx, p.h, http.MethodGet, path, token, "").status != http.StatusOK:
 		return ""
-	case issuefields.AuthorizeOrganization(ctx, issuefields.ManageFields, org, &e.principal) == nil:
+	case ask(p.ctx, p.h, http.MethodPost, path, token, "{}").status == http.StatusUnprocessableEntity:
 		return "manage the issue fields of " + org
 	}
 	return "list the issue fields of " + org
 }
 
-// abilities says what the token of e may do in each of repos, and with the
-// fields of each of orgs, at now: one line per kind of access, each with the
-// repositories it applies to.
-func abilities(e *tokenEntry, repos []issuefields.Repository, orgs []string, now time.Time) []string {
+// abilities says what token, whose entry is e, may do in each of repos, and
+// with the fields of each of orgs, at now: one line per kind of access, each
+// with the repositories it applies to.
+func (p *prober) abilities(token string, e *tokenEntry, repos []issuefields.Repository, orgs []string, now time.Time) []string {
 	if e.expired(now) {
 		return []string{"expired at " + e.expiresAt.Format(time.RFC3339) + ": every request is 401 Bad credentials"}
 	}
-	var phrases []string
-	if errors.Is(accessOf(e, issuefields.Repository{}, now).list, issuefields.ErrTokenKindNotAccepted) {
-		phrases = append(phrases, "a "+string(e.principal.Kind)+" token is not accepted by the values routes: they answer 403")
-	} else {
-		phrases = append(phrases, repositoryAbilities(e, repos, now)...)
+	var lines []string
+	switch kind := e.principal.Kind; {
+	case !valuesAccept(kind):
+		lines = append(lines, "a "+string(kind)+" token is not accepted by the values routes: they answer 403")
+	case len(repos) == 0:
+		lines = append(lines, "no repositories to use it on")
+	default:
+		var phrases []string
+		byPhrase := make(map[string][]string)
+		for _, repo := range repos {
+			phrase := p.access(token, repo).phrase()
+			if _, ok := byPhrase[phrase]; !ok {
+				phrases = append(phrases, phrase)
+			}
+			byPhrase[phrase] = append(byPhrase[phrase], repo.Owner+"/"+repo.Name)
+		}
+		for _, phrase := range phrases {
+			lines = append(lines, phrase+": "+strings.Join(byPhrase[phrase], ", "))
+		}
 	}
 	for _, org := range orgs {
-		if p := fieldsPhrase(e, org); p != "" {
-			phrases = append(phrases, p)
+		if phrase := p.fieldsPhrase(token, org); phrase != "" {
+			lines = append(lines, phrase)
 		}
-	}
-	return phrases
-}
-
-// repositoryAbilities says what the token of e, of a kind that the values
-// routes accept, may do in each of repos at now.
-func repositoryAbilities(e *tokenEntry, repos []issuefields.Repository, now time.Time) []string {
-	if len(repos) == 0 {
-		return []string{"no repositories to use it on"}
-	}
-	var phrases []string
-	byPhrase := make(map[string][]string)
-	for _, repo := range repos {
-		p := accessOf(e, repo, now).phrase()
-		if _, ok := byPhrase[p]; !ok {
-			phrases = append(phrases, p)
-		}
-		byPhrase[p] = append(byPhrase[p], repo.Owner+"/"+repo.Name)
-	}
-	lines := make([]string, len(phrases))
-	for i, p := range phrases {
-		lines[i] = p + ": " + strings.Join(byPhrase[p], ", ")
 	}
 	return lines
 }

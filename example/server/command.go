@@ -17,7 +17,6 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/storetest"
-	"github.com/issuefields/issuefields/webhook"
 )
 
 // demoData is the data the server serves without -data: see dataFile for its
@@ -26,16 +25,9 @@ import (
 //go:embed demo.json
 var demoData []byte
 
-// The server's own bounds. readHeaderTimeout bounds reading a request's
-// headers, so that a client cannot hold a connection by sending them slowly;
-// a shorter -read-timeout bounds them too. The flags -read-timeout (a whole
-// request, body included), -write-timeout, -idle-timeout (a kept-alive
-// connection that sends nothing) and -max-conns set the others. shutdownTimeout bounds how long a graceful stop waits for
-// requests in flight and then for queued webhook deliveries.
-const (
-	readHeaderTimeout = 10 * time.Second
-	shutdownTimeout   = 10 * time.Second
-)
+// shutdownTimeout bounds how long a graceful stop waits for requests in
+// flight and then for queued webhook deliveries.
+const shutdownTimeout = 10 * time.Second
 
 // Store is a store that the server serves and loads a data file into.
 type Store interface {
@@ -70,21 +62,12 @@ type Command struct {
 	// checks and then loads, which is right when one server at a time
 	// starts on the store. A store with neither is loaded at every start.
 	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
-
-	// ListCacheBytes is the handler's Config.ListCacheBytes: 0 keeps
-	// rendered lists within the default budget; a negative value keeps
-	// none.
-	ListCacheBytes int
 }
 
 // Main runs c with the process's command line until the process gets SIGINT
 // or SIGTERM, then stops gracefully; a second signal ends the process at
 // once. On an error it prints the error to stderr and exits with status 1.
-// Before it runs c, it sets the garbage collector for a server's small
-// heap (GOGC=400 and a 192 MiB memory limit), unless the environment sets
-// GOGC or GOMEMLIMIT.
 func (c Command) Main() {
-	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
 	err := c.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -117,47 +100,52 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	defer closeStore()
-	notifier, closeNotifier, err := newNotifier(opts, logger)
-	if err != nil {
-		return err
-	}
-	h, m, err := c.newHandler(opts, d, notifier, logger)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
-	conns := limitConns(ln, opts.maxConns, opts.connTimeouts())
-	srv := &http.Server{
-		Handler:      conns.Guard(routes(h, opts.prefix, d.store, logger)),
-		WriteTimeout: opts.writeTimeout,
-		ConnContext:  conns.ConnContext,
-		ConnState:    conns.ConnState,
-		ErrorLog:     slog.NewLogLogger(logger.Handler(), slog.LevelError),
+	defer ln.Close()
+	base := "http://" + ln.Addr().String() + opts.prefix
+	notifier, closeNotifier, err := newNotifier(opts, base, logger)
+	if err != nil {
+		return err
 	}
+	h, err := issuefields.New(issuefields.Config{
+		Store:       d.store,
+		Verifier:    d.tokens,
+		Vendor:      opts.vendor,
+		Logger:      logger,
+		Notifier:    notifier,
+		WriteLimits: opts.writeLimits(),
+	})
+	if err != nil {
+		return err
+	}
+	var handler http.Handler = routes(h, opts.prefix, d.store, logger)
+	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
-	if m != nil {
-		url, closeDebug, err := serveDebug(opts.debugAddr, m, opts.idleTimeout, srv.ErrorLog)
+	if opts.debugAddr != "" {
+		m := newCounters(notifier)
+		handler = m.count(handler)
+		url, closeDebug, err := serveDebug(opts.debugAddr, m, errorLog)
 		if err != nil {
-			conns.Close()
 			return err
 		}
 		defer closeDebug()
 		debugURL = url
 		logger.Info("debug listening", "url", debugURL)
 	}
+	srv := opts.server(handler)
+	srv.ErrorLog = errorLog
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(conns) }()
+	go func() { served <- srv.Serve(limitListener(ln, opts.maxConns)) }()
 
-	base := "http://" + ln.Addr().String() + opts.prefix
 	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")
 	fmt.Fprintf(stdout, "listening on %s/\n", base)
 	if debugURL != "" {
 		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, counters on %[1]s/debug/vars\n", debugURL)
 	}
-	if err := printUsage(stdout, base, opts.vendor, d); err != nil {
+	if err := printUsage(ctx, stdout, base, opts.vendor, d); err != nil {
 		logger.Error("cannot print the start-up message", "err", err)
 	}
 
@@ -177,43 +165,4 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	logger.Info("stopped")
 	return nil
-}
-
-// newHandler returns the API's handler over d's store and tokens. With
-// -debug-addr it also returns the counters that the handler's requests and
-// store calls, and the webhook deliveries, are counted in; otherwise m is
-// nil.
-func (c Command) newHandler(opts options, d *dataset, notifier issuefields.Notifier, logger *slog.Logger) (h *issuefields.Handler, m *metrics, err error) {
-	store, handlerLog := issuefields.Store(d.store), logger
-	if opts.debugAddr != "" {
-		m = newMetrics()
-		store, handlerLog = timed(d.store, m), m.countRequests(logger)
-		if hook, ok := notifier.(*webhook.Notifier); ok {
-			m.showWebhook(hook)
-		}
-	}
-	h, err = issuefields.New(issuefields.Config{
-		Store:          store,
-		Verifier:       d.tokens,
-		Vendor:         opts.vendor,
-		Logger:         handlerLog,
-		Notifier:       notifier,
-		WriteLimits:    opts.writeLimits(),
-		ListCacheBytes: c.ListCacheBytes,
-	})
-	return h, m, err
-}
-
-// newLogger returns a logger that writes the records of level and above to
-// w in format, "text" (key=value pairs) or "json" (one JSON object per line),
-// and a function that writes out what the logger holds, to be called when the
-// server has stopped. Records below Warn (a line per request) are formatted
-// and written off the requests' path; the others at once.
-func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, func()) {
-	log := newAsyncLog(w)
-	opts := &slog.HandlerOptions{Level: level}
-	if format == logJSON {
-		return slog.New(asyncHandler{log: log, inner: slog.NewJSONHandler(&log.out, opts)}), log.Close
-	}
-	return slog.New(asyncHandler{log: log, inner: slog.NewTextHandler(&log.out, opts), plainText: true}), log.Close
 }

@@ -90,38 +90,56 @@ func load(data []byte) (*dataset, error) {
 	if err := decodeStrict(data, &f); err != nil {
 		return nil, err
 	}
-	return loadInto(&f, memstore.New())
+	return loadInto(context.Background(), &f, memstore.New())
 }
 
 // loadInto loads f into s, an empty store, and builds f's token table over
 // s. It stops at the first rule that f breaks, and returns an error that
 // names the place in the file and the rule; s may then hold part of f.
-func loadInto(f *dataFile, s Store) (*dataset, error) {
+func loadInto(ctx context.Context, f *dataFile, s Store) (*dataset, error) {
 	d := &dataset{file: f, store: s, tokens: newTokenTable()}
-	for _, step := range []func() error{d.addOrganizations, d.addRepositories, d.addIssues, d.moveIssues, d.addTokens} {
-		if err := step(); err != nil {
+	steps := []func(context.Context) error{d.addOrganizations, d.addRepositories, d.addIssues, d.addValues, d.moveIssues, d.addTokens}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return d, nil
 }
 
-// addOrganizations adds the organizations and their fields to the store.
-func (d *dataset) addOrganizations() error {
+// findRepository returns the repository that owner/name names now or named
+// before in s, or an error that wraps issuefields.ErrNotFound.
+func findRepository(ctx context.Context, s issuefields.Store, owner, name string) (issuefields.Repository, error) {
+	snap, err := s.Snapshot(ctx, owner, name, 1)
+	return snap.Repository, err
+}
+
+// maxFields is the most fields an organization of a data file may have:
+// GitHub's limit, which the field management routes keep too.
+const maxFields = 25
+
+// addOrganizations adds the organizations and their fields to the store. The
+// fields must pass issuefields.ValidateFields, one at a time, so that an
+// error names the field at fault.
+func (d *dataset) addOrganizations(context.Context) error {
 	for i, o := range d.file.Organizations {
 		at := fmt.Sprintf("organizations[%d]", i)
 		if err := d.store.AddOrganization(o.Login); err != nil {
 			return fmt.Errorf("%s.login: %w", at, err)
 		}
+		var fields []issuefields.Field
 		for j, fd := range o.Fields {
 			at := fmt.Sprintf("%s.fields[%d]", at, j)
-			t := issuefields.DataType(fd.DataType)
-			if !t.Valid() {
-				return fmt.Errorf("%s.data_type: unknown data type %q; want text, single_select, number, date or multi_select", at, fd.DataType)
+			if j == maxFields {
+				return fmt.Errorf("%s: an organization has at most %d fields (GitHub's limit)", at, maxFields)
 			}
-			f := issuefields.Field{ID: fd.ID, Name: fd.Name, DataType: t}
+			f := issuefields.Field{ID: fd.ID, Name: fd.Name, DataType: issuefields.DataType(fd.DataType)}
 			for _, opt := range fd.Options {
-				f.Options = append(f.Options, issuefields.Option{ID: opt.ID, Name: opt.Name, Color: opt.Color})
+				f.Options = append(f.Options, issuefields.FieldOption{ID: opt.ID, Name: opt.Name, Color: opt.Color})
+			}
+			fields = append(fields, f)
+			if err := issuefields.ValidateFields(fields); err != nil {
+				return fmt.Errorf("%s: %s", at, strings.ReplaceAll(err.Error(), "\n", "; "))
 			}
 			if err := d.store.AddField(o.Login, f); err != nil {
 				return fmt.Errorf("%s: %w", at, err)
@@ -134,7 +152,7 @@ func (d *dataset) addOrganizations() error {
 // addRepositories adds the repositories to the store under their first
 // names and moves each through the names it had to its current one: a
 // transfer where the owner changes, a rename where the name does.
-func (d *dataset) addRepositories() error {
+func (d *dataset) addRepositories(ctx context.Context) error {
 	for i, rd := range d.file.Repositories {
 		at := fmt.Sprintf("repositories[%d]", i)
 		switch {
@@ -166,7 +184,7 @@ func (d *dataset) addRepositories() error {
 	// A later repository may have taken over a name, so the file's
 	// repositories are looked up once all are added.
 	for i, rd := range d.file.Repositories {
-		repo, err := d.store.Repository(context.Background(), rd.Owner, rd.Name)
+		repo, err := findRepository(ctx, d.store, rd.Owner, rd.Name)
 		if err != nil {
 			return fmt.Errorf("repositories[%d]: %w", i, err)
 		}
@@ -194,16 +212,12 @@ func (d *dataset) move(from, to string) error {
 	return nil
 }
 
-// addIssues adds the issues of every repository to the store, with their
-// values. Deletions and transfers come later, in moveIssues, so that a
-// transfer may name any repository of the file.
-func (d *dataset) addIssues() error {
+// addIssues adds the issues of every repository to the store. Their values
+// come next, in addValues, and deletions and transfers last, in moveIssues,
+// so that a transfer may name any repository of the file and moves the
+// issue's values with it.
+func (d *dataset) addIssues(context.Context) error {
 	for i, rd := range d.file.Repositories {
-		repo := d.repos[i]
-		fields, err := d.store.Fields(context.Background(), repo)
-		if err != nil {
-			return fmt.Errorf("repositories[%d]: %w", i, err)
-		}
 		for j, is := range rd.Issues {
 			at := fmt.Sprintf("repositories[%d].issues[%d]", i, j)
 			switch {
@@ -212,15 +226,8 @@ func (d *dataset) addIssues() error {
 			case is.Deleted && len(is.Values) > 0:
 				return fmt.Errorf("%s: a deleted issue has no values", at)
 			}
-			if err := d.store.AddIssue(repo.Owner, repo.Name, is.Number); err != nil {
+			if err := d.store.AddIssue(d.repos[i].Owner, d.repos[i].Name, is.Number); err != nil {
 				return fmt.Errorf("%s.number: %w", at, err)
-			}
-			values, err := issueValues(repo, fields, is.Values, at)
-			if err != nil {
-				return err
-			}
-			if err := d.store.SetValues(repo.Owner, repo.Name, is.Number, values); err != nil {
-				return fmt.Errorf("%s: %w", at, err)
 			}
 		}
 	}
@@ -230,8 +237,7 @@ func (d *dataset) addIssues() error {
 // moveIssues deletes and transfers the issues that the file says were
 // deleted or transferred. A transfer creates the issue it moves to, with the
 // values of the issue it moves.
-func (d *dataset) moveIssues() error {
-	ctx := context.Background()
+func (d *dataset) moveIssues(ctx context.Context) error {
 	taken := make(map[issuefields.IssueKey]bool)
 	for i, rd := range d.file.Repositories {
 		for _, is := range rd.Issues {
@@ -252,7 +258,7 @@ func (d *dataset) moveIssues() error {
 				continue
 			}
 			at += ".transferred_to"
-			dst, err := d.store.Repository(ctx, to.Owner, to.Name)
+			dst, err := findRepository(ctx, d.store, to.Owner, to.Name)
 			if err != nil {
 				return fmt.Errorf("%s: %q is not a repository of the file", at, to.Owner+"/"+to.Name)
 			}
@@ -284,7 +290,7 @@ var tokenKinds = []issuefields.TokenKind{
 
 // addTokens fills the token table. A token's repositories are found by any
 // name they have or had and kept by their stable IDs.
-func (d *dataset) addTokens() error {
+func (d *dataset) addTokens(ctx context.Context) error {
 	index := make(map[*tokenEntry]int)
 	for i, td := range d.file.Tokens {
 		at := fmt.Sprintf("tokens[%d]", i)
@@ -299,10 +305,7 @@ func (d *dataset) addTokens() error {
 		case td.Login == "":
 			return fmt.Errorf("%s.login: a token needs the login of its user or app", at)
 		}
-		e := &tokenEntry{
-			principal: issuefields.Principal{Kind: kind, Login: td.Login},
-			repos:     make(map[int64]issuefields.RepositoryPermissions),
-		}
+		e := newTokenEntry(issuefields.Principal{Kind: kind, Login: td.Login})
 		if td.ExpiresAt != "" {
 			t, err := time.Parse(time.RFC3339, td.ExpiresAt)
 			if err != nil {
@@ -310,7 +313,7 @@ func (d *dataset) addTokens() error {
 			}
 			e.expiresAt = t
 		}
-		if err := d.addPermissions(e, td.Repositories, at+".repositories"); err != nil {
+		if err := d.addPermissions(ctx, e, td.Repositories, at+".repositories"); err != nil {
 			return err
 		}
 		if err := d.addOrganizationPermissions(e, td, at); err != nil {
@@ -325,15 +328,16 @@ func (d *dataset) addTokens() error {
 }
 
 // addPermissions gives e the permissions of repos, whose keys are
-// "owner/name". at is the place of repos in the file.
-func (d *dataset) addPermissions(e *tokenEntry, repos map[string]permissionsData, at string) error {
+// "owner/name", and the sight of their owners. at is the place of repos in
+// the file.
+func (d *dataset) addPermissions(ctx context.Context, e *tokenEntry, repos map[string]permissionsData, at string) error {
 	for _, name := range slices.Sorted(maps.Keys(repos)) {
 		where := fmt.Sprintf("%s[%q]", at, name)
 		owner, repoName, ok := strings.Cut(name, "/")
 		if !ok || strings.Contains(repoName, "/") {
 			return fmt.Errorf("%s: want a repository as \"owner/name\"", where)
 		}
-		repo, err := d.store.Repository(context.Background(), owner, repoName)
+		repo, err := findRepository(ctx, d.store, owner, repoName)
 		if err != nil {
 			return fmt.Errorf("%s: not a repository of the file", where)
 		}
@@ -350,6 +354,7 @@ func (d *dataset) addPermissions(e *tokenEntry, repos map[string]permissionsData
 			return fmt.Errorf("%s.pull_requests: unknown permission %q; want none, read or write", where, p.PullRequests)
 		}
 		e.repos[repo.ID] = issuefields.RepositoryPermissions{Visible: true, Issues: issues, PullRequests: pulls, Push: p.Push}
+		e.owners[strings.ToLower(repo.Owner)] = true
 	}
 	return nil
 }
@@ -357,12 +362,11 @@ func (d *dataset) addPermissions(e *tokenEntry, repos map[string]permissionsData
 // addOrganizationPermissions gives e the organization permissions and
 // scopes of td, the token at the place at of the file.
 func (d *dataset) addOrganizationPermissions(e *tokenEntry, td tokenData, at string) error {
-	if len(td.Scopes) > 0 && e.principal.Kind.Accepted() {
+	if len(td.Scopes) > 0 && valuesAccept(e.principal.Kind) {
 		return fmt.Errorf("%s.scopes: only classic_pat and oauth_app tokens have scopes; give a %s token organizations instead", at, td.Kind)
 	}
 	e.principal.Scopes = slices.Clone(td.Scopes)
-	e.orgs = make(map[string]issuefields.OrganizationPermissions)
-	e.allOrgs = len(td.Organizations) == 0 && !e.principal.Kind.Accepted()
+	e.allOrgs = len(td.Organizations) == 0 && !valuesAccept(e.principal.Kind)
 	for _, login := range slices.Sorted(maps.Keys(td.Organizations)) {
 		where := fmt.Sprintf("%s.organizations[%q]", at, login)
 		if !slices.ContainsFunc(d.file.Organizations, func(o organizationData) bool { return strings.EqualFold(o.Login, login) }) {

@@ -20,13 +20,9 @@ import (
 func TestDemoDataLoads(t *testing.T) {
 	d := loadDemo(t)
 	ctx := context.Background()
-	repo, err := d.store.Repository(ctx, "octo-org", "hello-world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	values, _, err := d.store.Values(ctx, issuefields.IssueKey{RepositoryID: repo.ID, Number: 1})
-	if err != nil {
-		t.Fatal(err)
+	snap, err := d.store.Snapshot(ctx, "octo-org", "hello-world", 1)
+	if err != nil || snap.IssueErr != nil {
+		t.Fatal(err, snap.IssueErr)
 	}
 	want := []issuefields.Value{
 		{FieldID: 1, OptionIDs: []int64{11}},
@@ -35,19 +31,23 @@ func TestDemoDataLoads(t *testing.T) {
 		{FieldID: 4, Text: "Crash when saving a file with a long name"},
 		{FieldID: 5, OptionIDs: []int64{51, 53}}, // given as Windows, Linux: stored in the field's order
 	}
-	if !reflect.DeepEqual(values, want) {
-		t.Errorf("values of octo-org/hello-world#1 = %+v, want %+v", values, want)
+	if !reflect.DeepEqual(snap.Values, want) {
+		t.Errorf("values of octo-org/hello-world#1 = %+v, want %+v", snap.Values, want)
 	}
-	if _, err := d.store.Issue(ctx, repo, 4); !errors.Is(err, issuefields.ErrIssueDeleted) {
-		t.Errorf("Issue(hello-world#4) error = %v, want ErrIssueDeleted", err)
+	if snap, err := d.store.Snapshot(ctx, "octo-org", "hello-world", 4); err != nil || !errors.Is(snap.IssueErr, issuefields.ErrIssueDeleted) {
+		t.Errorf("Snapshot(hello-world#4) = %v, %v; want ErrIssueDeleted", snap.IssueErr, err)
 	}
-	moved, err := d.store.Issue(ctx, repo, 5)
-	if err != nil || moved.Repository.Name != "handbook" || moved.Number != 8 {
-		t.Errorf("Issue(hello-world#5) = %+v, %v; want octo-org/handbook#8", moved, err)
+	moved, err := d.store.Snapshot(ctx, "octo-org", "hello-world", 5)
+	if err != nil || moved.Issue.Repository.Name != "handbook" || moved.Issue.Number != 8 {
+		t.Errorf("Snapshot(hello-world#5).Issue = %+v, %v; want octo-org/handbook#8", moved.Issue, err)
 	}
-	renamed, err := d.store.Repository(ctx, "octo-org", "docs")
+	moved, err = d.store.Snapshot(ctx, "octo-org", "handbook", 8)
+	if want := []issuefields.Value{{FieldID: 4, Text: "Belongs in the handbook"}}; err != nil || !reflect.DeepEqual(moved.Values, want) {
+		t.Errorf("values of octo-org/handbook#8 = %+v, %v; want those of hello-world#5, %+v", moved.Values, err, want)
+	}
+	renamed, err := findRepository(ctx, d.store, "octo-org", "docs")
 	if err != nil || renamed.Name != "handbook" {
-		t.Errorf("Repository(octo-org, docs) = %+v, %v; want octo-org/handbook", renamed, err)
+		t.Errorf("repository octo-org/docs = %+v, %v; want octo-org/handbook", renamed, err)
 	}
 }
 
@@ -72,6 +72,15 @@ func withIssues(issues string) string {
 // field id.
 func withValue(id int, value string) string {
 	return withIssues(fmt.Sprintf(`{"number": 1, "values": [{"field_id": %d, "value": %s}]}`, id, value))
+}
+
+// manyFields returns a data file whose organization has n text fields.
+func manyFields(n int) string {
+	fields := make([]string, n)
+	for i := range fields {
+		fields[i] = fmt.Sprintf(`{"id": %d, "name": "F%d", "data_type": "text"}`, i+1, i+1)
+	}
+	return `{"organizations": [{"login": "o", "fields": [` + strings.Join(fields, ", ") + `]}]}`
 }
 
 // withTokens returns a data file with dataFileOrg, the repositories
@@ -122,13 +131,23 @@ func badDataFiles() []badDataFile {
 		{"organization without login", `{"organizations": [{"login": ""}]}`, "organizations[0].login: ", true},
 		{"unknown data type",
 			`{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "A", "data_type": "text"}, {"id": 2, "name": "B", "data_type": "enum"}]}]}`,
-			`organizations[0].fields[1].data_type: unknown data type "enum"; want text, single_select, number, date or multi_select`, false},
+			`organizations[0].fields[1]: field 2 "B": unknown data type "enum"`, false},
 		{"duplicate field id",
 			`{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "A", "data_type": "text"}, {"id": 1, "name": "B", "data_type": "number"}]}]}`,
-			"organizations[0].fields[1]: ", true},
+			`organizations[0].fields[1]: field 1 "B": id already used by field "A"`, false},
+		{"field name taken in another case",
+			`{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "Priority", "data_type": "text"}, {"id": 2, "name": "priority", "data_type": "number"}]}]}`,
+			`organizations[0].fields[1]: field 2 "priority": duplicate field name "priority": field 1 is called "Priority"`, false},
+		{"field name with white space at its end",
+			`{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "Notes ", "data_type": "text"}]}]}`,
+			`organizations[0].fields[0]: field 1 "Notes ": the name "Notes " begins or ends with white space`, false},
 		{"select field without options",
 			`{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "A", "data_type": "single_select"}]}]}`,
-			"organizations[0].fields[0]: ", true},
+			`organizations[0].fields[0]: field 1 "A": a single_select field needs at least one option`, false},
+		{"option of an unknown color",
+			`{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "A", "data_type": "single_select", "options": [{"id": 2, "name": "X", "color": "teal"}]}]}]}`,
+			`organizations[0].fields[0]: field 1 "A": option "X": color "teal" is not one of gray, blue, green, yellow, orange, red, pink, purple`, false},
+		{"26 fields", manyFields(26), "organizations[0].fields[25]: an organization has at most 25 fields (GitHub's limit)", false},
 		{"duplicate repository",
 			`{"repositories": [{"owner": "u", "name": "r"}, {"owner": "U", "name": "R"}]}`,
 			"repositories[1]: ", true},
@@ -147,13 +166,13 @@ func badDataFiles() []badDataFile {
 			`repositories[1].name: transfer of v/r to u: `, true},
 		{"field of no organization",
 			withIssues(`{"number": 1}, {"number": 2, "values": [{"field_id": 7, "value": "x"}]}`),
-			`repositories[0].issues[1].values[0]: field 7 is not a field of organization "octo-org"`, false},
+			"repositories[0].issues[1].values[0].field_id: Issue field with id 7 not found", false},
 		{"value on a repository of a user",
 			`{"repositories": [{"owner": "someone", "name": "r", "issues": [{"number": 1, "values": [{"field_id": 1, "value": "x"}]}]}]}`,
-			`repositories[0].issues[0].values[0]: field 1 is not a field of someone/r: its owner "someone" is not an organization of the file, so it has no fields`, false},
+			"repositories[0].issues[0].values[0].field_id: Issue field with id 1 not found", false},
 		{"field twice on an issue",
 			withIssues(`{"number": 1, "values": [{"field_id": 2, "value": 1}, {"field_id": 2, "value": 2}]}`),
-			"repositories[0].issues[0].values[1]: field 2 already has a value in values[0]", false},
+			"repositories[0].issues[0].values[1].field_id: Issue field 2 appears more than once; send each field at most once.", false},
 		{"unknown option name", withValue(1, `"Urgent"`),
 			valuePath + `Field "Priority" is a single_select field with no option named "Urgent"; valid names are "High", "Low".`, false},
 		{"single_select given an option id", withValue(1, `11`),
@@ -269,7 +288,7 @@ func runWithData(file string) error {
 }
 
 // TestBadDataFilesAreOtherwiseValid checks that the bad data files of
-// TestLoadRefusesBadData fail for their own reason: the same files with the
+// TestBadDataStopsStartUp fail for their own reason: the same files with the
 // fault removed load.
 func TestBadDataFilesAreOtherwiseValid(t *testing.T) {
 	for _, data := range []string{
@@ -279,6 +298,7 @@ func TestBadDataFilesAreOtherwiseValid(t *testing.T) {
 		withValue(3, `"2024-02-29"`),
 		withValue(4, `"`+strings.Repeat("é", 1024)+`"`),
 		withValue(5, `["macOS", "Linux"]`),
+		manyFields(25),
 		`{"repositories": [{"owner": "u", "name": "r"}, {"owner": "u", "name": "s", "renamed_from": ["v/q", "t"]}]}`,
 		withTokens(`{"token": "t", "kind": "fine_grained_pat", "login": "l", "expires_at": "2030-01-31T12:00:00Z",
 			"repositories": {"octo-org/old-name": {"issues": "write", "pull_requests": "read", "push": true}, "Octo-Org/OTHER": {}}}`),

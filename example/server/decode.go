@@ -54,40 +54,47 @@ func position(data []byte, end int64) string {
 	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
-
 // checkValue reads the next JSON value from dec, which holds valid JSON with
 // numbers as json.Number, and checks that it fits Go type t, one of the types
 // of dataFile. path is the value's place in the file, "" for the top level.
-// A json.RawMessage fits any value: it is checked when it is used.
+// A json.RawMessage fits any value: the handler checks it when it is used.
 func checkValue(dec *json.Decoder, t reflect.Type, path string) error {
-	if t == rawMessageType {
-		return skipValue(dec)
-	}
 	tok, err := dec.Token()
 	if err != nil {
 		return err
 	}
-	if tok == nil {
-		switch t.Kind() {
-		case reflect.Slice, reflect.Map, reflect.Pointer:
-			return nil // the same as leaving the key out
+	if t == reflect.TypeFor[json.RawMessage]() {
+		for depth := 0; ; tok, err = dec.Token() {
+			switch {
+			case err != nil:
+				return err
+			case tok == json.Delim('{') || tok == json.Delim('['):
+				depth++
+			case tok == json.Delim('}') || tok == json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				return nil
+			}
 		}
-		return wrongType(path, t, tok)
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		if tok != json.Delim('{') {
-			return wrongType(path, t, tok)
+	at := path
+	if at != "" {
+		at += ": "
+	}
+	switch k := t.Kind(); {
+	case tok == nil && (k == reflect.Slice || k == reflect.Map):
+		return nil // the same as leaving the key out
+	case !fits(k, tok):
+		return fmt.Errorf("%swant %s, got %s", at, jsonKinds[k], tokenKind(tok))
+	case k == reflect.Int64:
+		if _, err := strconv.ParseInt(string(tok.(json.Number)), 10, 64); err != nil {
+			return fmt.Errorf("%swant an integer, got %s", at, tok)
 		}
-		return checkObject(dec, t, path)
-	case reflect.Slice:
-		if tok != json.Delim('[') {
-			return wrongType(path, t, tok)
-		}
+	case k == reflect.Slice:
 		for i := 0; dec.More(); i++ {
 			if err := checkValue(dec, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
@@ -95,129 +102,31 @@ func checkValue(dec *json.Decoder, t reflect.Type, path string) error {
 		}
 		_, err := dec.Token() // ]
 		return err
-	case reflect.String:
-		if _, ok := tok.(string); !ok {
-			return wrongType(path, t, tok)
-		}
-	case reflect.Bool:
-		if _, ok := tok.(bool); !ok {
-			return wrongType(path, t, tok)
-		}
-	case reflect.Int64:
-		n, ok := tok.(json.Number)
-		if !ok {
-			return wrongType(path, t, tok)
-		}
-		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
-			return fmt.Errorf("%swant an integer, got %s", pathPrefix(path), n)
-		}
-	default:
-		panic(fmt.Sprintf("checkValue: the data file has a value of Go type %s", t))
+	case k == reflect.Struct || k == reflect.Map:
+		return checkObject(dec, t, path, at)
 	}
 	return nil
 }
 
-// checkObject reads the keys and values of a JSON object whose { dec has
-// just read, up to its }, and checks them against t: a struct, whose JSON
-// keys are the only ones allowed, or a map with string keys.
-func checkObject(dec *json.Decoder, t reflect.Type, path string) error {
-	seen := make(map[string]bool)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key := tok.(string) // a valid object's next token is a key
-		var elem reflect.Type
-		var where string
-		if t.Kind() == reflect.Map {
-			elem, where = t.Elem(), fmt.Sprintf("%s[%q]", path, key)
-		} else {
-			f, ok := fieldOfKey(t, key)
-			if !ok {
-				return fmt.Errorf("%sunknown key %q; want %s", pathPrefix(path), key, orList(keysOf(t)))
-			}
-			elem, where = f.Type, key
-			if path != "" {
-				where = path + "." + key
-			}
-		}
-		if seen[key] {
-			return fmt.Errorf("%sthe key %q is given twice", pathPrefix(path), key)
-		}
-		seen[key] = true
-		if err := checkValue(dec, elem, where); err != nil {
-			return err
-		}
+// jsonKinds names the JSON values that each kind of Go type of dataFile is
+// decoded from.
+var jsonKinds = map[reflect.Kind]string{
+	reflect.String: "a string", reflect.Bool: "true or false", reflect.Int64: "an integer",
+	reflect.Slice: "an array", reflect.Struct: "an object", reflect.Map: "an object",
+}
+
+// fits reports whether tok begins a JSON value that a Go type of kind k is
+// decoded from.
+func fits(k reflect.Kind, tok json.Token) bool {
+	switch tok.(type) {
+	case string:
+		return k == reflect.String
+	case json.Number:
+		return k == reflect.Int64
+	case bool:
+		return k == reflect.Bool
 	}
-	_, err := dec.Token() // }
-	return err
-}
-
-// skipValue reads the next JSON value from dec, whatever it is.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
-
-// fieldOfKey returns the field of struct type t whose JSON key is key.
-func fieldOfKey(t reflect.Type, key string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		if f := t.Field(i); jsonKey(f) == key {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-// keysOf returns the JSON keys of struct type t, in the order of its fields.
-func keysOf(t reflect.Type) []string {
-	var keys []string
-	for i := range t.NumField() {
-		keys = append(keys, jsonKey(t.Field(i)))
-	}
-	return keys
-}
-
-// jsonKey returns the key of f in JSON, the name its json tag gives it.
-func jsonKey(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	return name
-}
-
-// wrongType returns the error for tok, a JSON value that does not fit Go type
-// t, at path.
-func wrongType(path string, t reflect.Type, tok json.Token) error {
-	return fmt.Errorf("%swant %s, got %s", pathPrefix(path), jsonKind(t), tokenKind(tok))
-}
-
-// jsonKind names the JSON values that Go type t is decoded from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int64:
-		return "an integer"
-	case reflect.Slice:
-		return "an array"
-	}
-	return "an object"
+	return tok == json.Delim('[') && k == reflect.Slice || tok == json.Delim('{') && (k == reflect.Struct || k == reflect.Map)
 }
 
 // tokenKind names the kind of JSON value that tok begins.
@@ -231,27 +140,48 @@ func tokenKind(tok json.Token) string {
 		return "a number"
 	case bool:
 		return strconv.FormatBool(tok)
-	case json.Delim:
-		if tok == '[' {
-			return "an array"
-		}
+	}
+	if tok == json.Delim('[') {
+		return "an array"
 	}
 	return "an object"
 }
 
-// pathPrefix returns the prefix of an error message about the value at path:
-// the path and a colon, or nothing for the top level.
-func pathPrefix(path string) string {
-	if path == "" {
-		return ""
+// checkObject reads the keys and values of a JSON object whose { dec has
+// just read, up to its }, and checks them against t: a struct, whose JSON
+// keys are the only ones allowed, or a map with string keys. at is the
+// object's path as the beginning of a message.
+func checkObject(dec *json.Decoder, t reflect.Type, path, at string) error {
+	var keys []string
+	fields := make(map[string]reflect.Type)
+	for i := 0; t.Kind() == reflect.Struct && i < t.NumField(); i++ {
+		key, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys, fields[key] = append(keys, key), t.Field(i).Type
 	}
-	return path + ": "
-}
-
-// orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
+	seen := make(map[string]bool)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key := tok.(string) // a valid object's next token is a key
+		elem, where := fields[key], path+"."+key
+		switch {
+		case t.Kind() == reflect.Map:
+			elem, where = t.Elem(), fmt.Sprintf("%s[%q]", path, key)
+		case elem == nil:
+			return fmt.Errorf("%sunknown key %q; want %s or %s", at, key, strings.Join(keys[:len(keys)-1], ", "), keys[len(keys)-1])
+		case path == "":
+			where = key
+		}
+		if seen[key] {
+			return fmt.Errorf("%sthe key %q is given twice", at, key)
+		}
+		seen[key] = true
+		if err := checkValue(dec, elem, where); err != nil {
+			return err
+		}
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	_, err := dec.Token() // }
+	return err
 }

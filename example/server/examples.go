@@ -1,13 +1,11 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/issuefields/issuefields"
 )
@@ -32,18 +30,20 @@ type example struct {
 // repository with fields and a live issue that some token may write to, then
 // a renamed or transferred repository, a deleted issue and a transferred
 // issue if the data has them. It returns no examples if no repository
-// qualifies.
-func (d *dataset) examples(now time.Time) (token string, exs []example) {
+// qualifies. p tells what the tokens may do.
+func (d *dataset) examples(p *prober) (token string, exs []example) {
 	for i, rd := range d.file.Repositories {
-		repo := d.repos[i]
-		fields, err := d.store.Fields(context.Background(), repo)
-		live := liveIssues(rd)
-		if err != nil || len(fields) == 0 || len(live) == 0 {
+		repo, live := d.repos[i], liveIssues(rd)
+		if len(live) == 0 {
+			continue
+		}
+		snap, err := d.store.Snapshot(p.ctx, repo.Owner, repo.Name, live[0].Number)
+		if err != nil || len(snap.Fields) == 0 {
 			continue
 		}
 		for _, td := range d.file.Tokens {
-			if accessOf(d.tokens.entry(td.Token), repo, now).write == nil {
-				return td.Token, d.requests(td.Token, rd, repo, fields, now)
+			if p.access(td.Token, repo).mayWrite() {
+				return td.Token, d.requests(p, td.Token, rd, repo, snap.Fields)
 			}
 		}
 	}
@@ -64,7 +64,7 @@ func liveIssues(rd repositoryData) []issueData {
 
 // requests returns the examples for token on repo, whose file entry is rd
 // and whose organization has fields.
-func (d *dataset) requests(token string, rd repositoryData, repo issuefields.Repository, fields []issuefields.Field, now time.Time) []example {
+func (d *dataset) requests(p *prober, token string, rd repositoryData, repo issuefields.Repository, fields []issuefields.Field) []example {
 	live := liveIssues(rd)
 	shown, target := live[0], live[0]
 	if i := slices.IndexFunc(live, func(is issueData) bool { return len(is.Values) > 0 }); i >= 0 {
@@ -92,7 +92,7 @@ func (d *dataset) requests(token string, rd repositoryData, repo issuefields.Rep
 			comment: fmt.Sprintf("Add a %s value (field %d, %q) to %s#%d", f.DataType, f.ID, f.Name, name, target.Number),
 			method:  http.MethodPost, path: writePath, body: requestBody(item), want: http.StatusOK,
 		})
-		if f.DataType != issuefields.MultiSelect && len(set) < 2 {
+		if f.DataType != issuefields.DataTypeMultiSelect && len(set) < 2 {
 			if len(set) == 0 {
 				deleted = f
 			}
@@ -110,23 +110,23 @@ func (d *dataset) requests(token string, rd repositoryData, repo issuefields.Rep
 			headers: true,
 		})
 	}
-	return append(exs, d.oddities(d.tokens.entry(token), now)...)
+	return append(exs, d.oddities(p, token)...)
 }
 
 // oddities returns examples of a renamed or transferred repository, a
 // deleted issue and a transferred issue, the first of each in the file that
-// the token of e may list.
-func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
+// token may list.
+func (d *dataset) oddities(p *prober, token string) []example {
 	var renamed, deleted, transferred *example
 	for i, rd := range d.file.Repositories {
 		repo := d.repos[i]
-		if accessOf(e, repo, now).list != nil {
+		if !p.access(token, repo).mayList() {
 			continue
 		}
 		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
 			former := rd.formerNames()
 			owner, name, _ := strings.Cut(former[len(former)-1], "/")
-			if r, err := d.store.Repository(context.Background(), owner, name); err == nil && r.ID == repo.ID {
+			if r, err := findRepository(p.ctx, d.store, owner, name); err == nil && r.ID == repo.ID {
 				moved := "renamed"
 				if !strings.EqualFold(owner, repo.Owner) {
 					moved = "transferred"
@@ -147,8 +147,8 @@ func (d *dataset) oddities(e *tokenEntry, now time.Time) []example {
 				}
 			case is.TransferredTo != nil && transferred == nil:
 				to := is.TransferredTo
-				dst, err := d.store.Repository(context.Background(), to.Owner, to.Name)
-				if err != nil || accessOf(e, dst, now).list != nil {
+				dst, err := findRepository(p.ctx, d.store, to.Owner, to.Name)
+				if err != nil || !p.access(token, dst).mayList() {
 					continue
 				}
 				transferred = &example{
@@ -193,17 +193,17 @@ func requestBody(items ...valueItem) string {
 // sampleValue returns a value for field f in the API's request format.
 func sampleValue(f issuefields.Field) any {
 	switch f.DataType {
-	case issuefields.SingleSelect:
+	case issuefields.DataTypeSingleSelect:
 		return f.Options[0].Name
-	case issuefields.MultiSelect:
+	case issuefields.DataTypeMultiSelect:
 		var names []string
 		for _, o := range f.Options[:min(2, len(f.Options))] {
 			names = append(names, o.Name)
 		}
 		return names
-	case issuefields.Number:
+	case issuefields.DataTypeNumber:
 		return 5
-	case issuefields.Date:
+	case issuefields.DataTypeDate:
 		return "2026-03-31"
 	}
 	return "Needs a design review"

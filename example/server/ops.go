@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
@@ -15,6 +14,10 @@ import (
 
 // readyTimeout bounds how long GET /readyz waits for the store's answer.
 const readyTimeout = 2 * time.Second
+
+// documentationURL is the page of the API, which the 404 outside the mount
+// prefix points to, as the API's own error bodies do.
+const documentationURL = "https://docs.github.com/rest/issues/issue-field-values"
 
 // readinessProbe is the owner and name that GET /readyz looks up: no
 // repository has them, so a store that answers says ErrNotFound.
@@ -33,7 +36,7 @@ func routes(api http.Handler, prefix string, store issuefields.Store, logger *sl
 			writeJSON(w, http.StatusNotFound, map[string]string{
 				"message":           "Not Found: the API is mounted at " + prefix + "/",
 				"api_url":           baseURL(r) + prefix + "/",
-				"documentation_url": issuefields.DefaultDocumentationURL,
+				"documentation_url": documentationURL,
 			})
 		})
 	}
@@ -51,51 +54,7 @@ func routes(api http.Handler, prefix string, store issuefields.Store, logger *sl
 	})
 	mux.Handle("/healthz", healthz)
 	mux.Handle("/readyz", readyz)
-	if prefix == "" {
-		return &directRoutes{mux: mux, api: api, healthz: healthz, readyz: readyz}
-	}
 	return mux
-}
-
-// directRoutes serves the routes of an API mounted at the root as mux does,
-// but routes the requests that mux would pass on as they are without mux's
-// lookup, which cost every request of the API a second one besides the
-// handler's own. Any other request (CONNECT, "*", a path that mux would
-// redirect to its clean form) goes through mux.
-type directRoutes struct {
-	mux                  *http.ServeMux
-	api, healthz, readyz http.Handler
-}
-
-func (d *directRoutes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p := r.URL.Path
-	if r.Method == http.MethodConnect || r.RequestURI == "*" || r.URL.RawPath != "" || !muxKeepsPath(p) {
-		d.mux.ServeHTTP(w, r)
-		return
-	}
-	// r.Pattern is set as mux sets it, for the handlers that read it.
-	switch p {
-	case "/healthz":
-		r.Pattern = "/healthz"
-		d.healthz.ServeHTTP(w, r)
-	case "/readyz":
-		r.Pattern = "/readyz"
-		d.readyz.ServeHTTP(w, r)
-	default:
-		r.Pattern = "/"
-		d.api.ServeHTTP(w, r)
-	}
-}
-
-// muxKeepsPath reports whether http.ServeMux serves the path p as it is,
-// rather than redirecting to its clean form: p is rooted and path.Clean
-// leaves it as it is, but for a trailing slash. That is, p has no empty
-// segment but at its end and no segment "." or "..", which a few searches
-// find in a tenth of path.Clean's time.
-func muxKeepsPath(p string) bool {
-	return strings.HasPrefix(p, "/") && !strings.Contains(p, "//") &&
-		!strings.Contains(p, "/./") && !strings.HasSuffix(p, "/.") &&
-		!strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..")
 }
 
 // storeAnswers asks store for a repository that does not exist, within
@@ -104,7 +63,7 @@ func muxKeepsPath(p string) bool {
 func storeAnswers(ctx context.Context, store issuefields.Store) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	_, err := store.Repository(ctx, readinessProbe, readinessProbe)
+	_, err := store.Snapshot(ctx, readinessProbe, readinessProbe, 1)
 	if err == nil || errors.Is(err, issuefields.ErrNotFound) {
 		return nil
 	}

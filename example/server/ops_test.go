@@ -6,11 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"path"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -97,11 +93,11 @@ type flakyStore struct {
 	down atomic.Bool
 }
 
-func (s *flakyStore) Repository(ctx context.Context, owner, name string) (issuefields.Repository, error) {
+func (s *flakyStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	if s.down.Load() {
-		return issuefields.Repository{}, fmt.Errorf("%w: connection refused", issuefields.ErrUnavailable)
+		return issuefields.Snapshot{}, fmt.Errorf("%w: connection refused", issuefields.ErrUnavailable)
 	}
-	return s.Store.Repository(ctx, owner, name)
+	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
 func TestReadinessAsksTheStore(t *testing.T) {
@@ -125,6 +121,9 @@ func TestReadinessAsksTheStore(t *testing.T) {
 	store.down.Store(false)
 	if a := send(t, http.MethodGet, ready, "", ""); a.status != http.StatusOK {
 		t.Errorf("GET /readyz with the store back = %d, want 200", a.status)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
 	}
 	if logs := s.logs.String(); !strings.Contains(logs, "not ready") || !strings.Contains(logs, "connection refused") {
 		t.Errorf("the log does not give the cause of the 503:\n%s", logs)
@@ -165,66 +164,4 @@ func debugURL(s *running) (string, error) {
 		}
 	}
 	return "", errNoDebugLine
-}
-
-// TestDirectRoutesAnswerAsTheMux checks that the routes of an API mounted at
-// the root, which skip the ServeMux for most requests, answer every request
-// as the ServeMux does: the same status, Location and body, and the API
-// handler sees the same path and pattern.
-func TestDirectRoutesAnswerAsTheMux(t *testing.T) {
-	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "api %s %s pattern %q", r.Method, r.URL.EscapedPath(), r.Pattern)
-	})
-	h := routes(api, "", memstore.New(), slog.New(slog.DiscardHandler))
-	direct, ok := h.(*directRoutes)
-	if !ok {
-		t.Fatalf("routes at the root = %T, want *directRoutes", h)
-	}
-	targets := []string{
-		"/", "/healthz", "/readyz", "/healthz/", "/readyz?x=1", "/health%7Az", "/repos/o/r/issues/1/issue-field-values",
-		"/repos/o/r/issues/1/issue-field-values/", "/repos//o", "/repos/./o", "/repos/../healthz", "/repos/o%2Fr/issues/1",
-		"/a%20b", "//healthz", "/healthz/..", "*", "http://example.com/healthz", "http://example.com",
-	}
-	for _, target := range targets {
-		for _, method := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodConnect} {
-			answer := func(h http.Handler) *httptest.ResponseRecorder {
-				r := httptest.NewRequest(method, "/", nil)
-				r.RequestURI = target
-				u, err := url.ParseRequestURI(target)
-				if err != nil {
-					t.Fatalf("%s: %v", target, err)
-				}
-				r.URL = u
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, r)
-				return w
-			}
-			got, want := answer(direct), answer(direct.mux)
-			if got.Code != want.Code || got.Header().Get("Location") != want.Header().Get("Location") || got.Body.String() != want.Body.String() {
-				t.Errorf("%s %s: %d %q %q, the ServeMux answers %d %q %q", method, target,
-					got.Code, got.Header().Get("Location"), got.Body, want.Code, want.Header().Get("Location"), want.Body)
-			}
-		}
-	}
-}
-
-// FuzzMuxKeepsPath holds muxKeepsPath to its definition: p is rooted and
-// path.Clean leaves it as it is, but for a trailing slash.
-func FuzzMuxKeepsPath(f *testing.F) {
-	for _, p := range []string{"/", "", "a", "/a/", "//", "/a//b", "/.", "/..", "/a/./b", "/a/../b", "/.a", "/..a/", "/a/.", "/a/..", "/a/b/"} {
-		f.Add(p)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		want := false
-		if strings.HasPrefix(p, "/") {
-			clean := path.Clean(p)
-			if strings.HasSuffix(p, "/") && clean != "/" {
-				clean += "/"
-			}
-			want = clean == p
-		}
-		if got := muxKeepsPath(p); got != want {
-			t.Errorf("muxKeepsPath(%q) = %v, want %v", p, got, want)
-		}
-	})
 }

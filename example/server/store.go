@@ -68,7 +68,7 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 	var loaded *dataset
 	var loadErr error
 	didLoad, err := loadIfEmpty(ctx, s, func() error {
-		loaded, loadErr = loadInto(d.file, s)
+		loaded, loadErr = loadInto(ctx, d.file, s)
 		return loadErr
 	})
 	switch {
@@ -92,10 +92,10 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 // permissions in it.
 func (d *dataset) over(ctx context.Context, s Store, logger *slog.Logger) (*dataset, error) {
 	kept := &dataset{name: d.name, file: d.file, store: s, loading: notLoaded}
-	ids := make(map[int64]int64) // the repositories' IDs in d.store → in s
+	found := make(map[int64]issuefields.Repository) // by the repositories' IDs in d.store
 	var missing []string
 	for _, repo := range d.repos {
-		found, err := s.Repository(ctx, repo.Owner, repo.Name)
+		r, err := findRepository(ctx, s, repo.Owner, repo.Name)
 		if errors.Is(err, issuefields.ErrNotFound) {
 			missing = append(missing, repo.Owner+"/"+repo.Name)
 			continue
@@ -103,16 +103,16 @@ func (d *dataset) over(ctx context.Context, s Store, logger *slog.Logger) (*data
 		if err != nil {
 			return nil, fmt.Errorf("looking up %s/%s in the store: %w", repo.Owner, repo.Name, err)
 		}
-		if slices.ContainsFunc(kept.repos, func(r issuefields.Repository) bool { return r.ID == found.ID }) {
+		if slices.ContainsFunc(kept.repos, func(k issuefields.Repository) bool { return k.ID == r.ID }) {
 			continue
 		}
-		ids[repo.ID] = found.ID
-		kept.repos = append(kept.repos, found)
+		found[repo.ID] = r
+		kept.repos = append(kept.repos, r)
 	}
 	if len(missing) > 0 {
 		logger.Warn("repositories of the data file that the store does not have: its tokens have no permissions there",
 			"data", d.source(), "repositories", missing)
 	}
-	kept.tokens = d.tokens.remap(ids)
+	kept.tokens = d.tokens.remap(found)
 	return kept, nil
 }

@@ -54,7 +54,7 @@ func TestOpenLoadsAnEmptyStore(t *testing.T) {
 	if want := "The store was empty: loaded the built-in demo data into it (-data FILE loads your own)."; !strings.Contains(strings.Join(s.message, "\n"), want) {
 		t.Errorf("the start-up message does not say %q:\n%s", want, strings.Join(s.message, "\n"))
 	}
-	if _, err := store.Repository(context.Background(), "octo-org", "roadmap"); err != nil {
+	if _, err := findRepository(context.Background(), store, "octo-org", "roadmap"); err != nil {
 		t.Errorf("the opened store does not have the demo data's octo-org/roadmap: %v", err)
 	}
 	if err := s.stop(); err != nil {
@@ -78,7 +78,7 @@ func TestOpenServesAStoreThatIsNotEmpty(t *testing.T) {
 	if err := store.AddOrganization("octo-org"); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.AddField("octo-org", issuefields.Field{ID: 40, Name: "Owner team", DataType: issuefields.Text}); err != nil {
+	if err := store.AddField("octo-org", issuefields.Field{ID: 40, Name: "Owner team", DataType: issuefields.DataTypeText}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"acme/tools", "octo-org/hello-world"} {

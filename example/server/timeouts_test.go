@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -124,9 +125,9 @@ func TestHeaderTimeout(t *testing.T) {
 }
 
 // TestIdleTimeout checks that -idle-timeout closes a kept-alive connection
-// that sends nothing, and that a connection idle for less is served: the
-// bound on headers counts from a request's first byte, not from the end of
-// the previous request.
+// that sends nothing; that -idle-timeout 0 leaves it open, even past
+// -read-timeout; and that the bound on headers counts from a request's first
+// byte, not from the end of the previous request.
 func TestIdleTimeout(t *testing.T) {
 	t.Run("idle past the bound", func(t *testing.T) {
 		s := startServer(t, "-idle-timeout", "200ms")
@@ -135,26 +136,35 @@ func TestIdleTimeout(t *testing.T) {
 		sendList(t, conn, r, u)
 		wantClosed(t, conn, r, "a connection idle past -idle-timeout")
 	})
-	t.Run("idle past the bound on headers", func(t *testing.T) {
-		s := startServer(t, "-read-timeout", "100ms", "-idle-timeout", "5s")
-		conn, u := dialServer(t, s)
-		r := bufio.NewReader(conn)
-		sendList(t, conn, r, u)
-		time.Sleep(500 * time.Millisecond)
-		sendList(t, conn, r, u)
-	})
+	for _, args := range [][]string{{"-read-timeout", "100ms", "-idle-timeout", "5s"}, {"-read-timeout", "100ms", "-idle-timeout", "0"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			s := startServer(t, args...)
+			conn, u := dialServer(t, s)
+			r := bufio.NewReader(conn)
+			sendList(t, conn, r, u)
+			time.Sleep(500 * time.Millisecond)
+			sendList(t, conn, r, u)
+		})
+	}
 }
 
-// TestPipelinedPartialRequestIsBounded checks that a request whose first
-// bytes came with the previous one, and whose headers never end, has its
-// connection closed at the idle bound.
-func TestPipelinedPartialRequestIsBounded(t *testing.T) {
-	s := startServer(t, "-idle-timeout", "200ms")
-	conn, u := dialServer(t, s)
-	if _, err := io.WriteString(conn, listRequest(u)+"GET "+u.Path+listPath+" HTTP/1.1\r\nHo"); err != nil {
+// TestMaxConns checks that at -max-conns open connections a new connection
+// waits, and is served once one of the others closes.
+func TestMaxConns(t *testing.T) {
+	s := startServer(t, "-max-conns", "1")
+	first, u := dialServer(t, s)
+	sendList(t, first, bufio.NewReader(first), u)
+	second, _ := dialServer(t, s)
+	if _, err := io.WriteString(second, listRequest(u)); err != nil {
 		t.Fatal(err)
 	}
-	r := bufio.NewReader(conn)
-	readListAnswer(t, conn, r)
-	wantClosed(t, conn, r, "a pipelined request whose headers never end")
+	r := bufio.NewReader(second)
+	if err := second.SetReadDeadline(time.Now().Add(300 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Peek(1); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a connection past -max-conns 1 was served (%v), want it to wait", err)
+	}
+	first.Close()
+	readListAnswer(t, second, r)
 }

@@ -29,10 +29,24 @@ type tokenEntry struct {
 	// same when a repository is renamed or transferred. A repository that is
 	// not listed is not visible to the token.
 	repos map[int64]issuefields.RepositoryPermissions
-	// orgs are the token's organization permissions by lower-cased login;
-	// allOrgs makes every organization visible, with no permission.
+	// orgs are the token's organization permissions by lower-cased login.
+	// An organization that is not listed is visible, with no permission,
+	// when it owns one of the token's repositories (it is in owners, by
+	// lower-cased login) or when allOrgs is set.
 	orgs    map[string]issuefields.OrganizationPermissions
+	owners  map[string]bool
 	allOrgs bool
+}
+
+// newTokenEntry returns the entry of a token of principal, with no
+// permissions yet.
+func newTokenEntry(principal issuefields.Principal) *tokenEntry {
+	return &tokenEntry{
+		principal: principal,
+		repos:     make(map[int64]issuefields.RepositoryPermissions),
+		orgs:      make(map[string]issuefields.OrganizationPermissions),
+		owners:    make(map[string]bool),
+	}
 }
 
 // newTokenTable returns an empty table.
@@ -52,17 +66,19 @@ func (t *tokenTable) add(token string, e *tokenEntry) bool {
 	return true
 }
 
-// remap returns a table of the same tokens whose permissions follow ids, a
-// map from repository IDs of one store to those of another. A repository
-// whose ID is not in ids is left out of every token's permissions.
-func (t *tokenTable) remap(ids map[int64]int64) *tokenTable {
+// remap returns a table of the same tokens whose permissions follow repos, a
+// map from repository IDs of one store to the repositories of another. A
+// repository whose ID is not in repos is left out of every token's
+// permissions.
+func (t *tokenTable) remap(repos map[int64]issuefields.Repository) *tokenTable {
 	m := newTokenTable()
 	for h, e := range t.byHash {
-		moved := &tokenEntry{principal: e.principal, expiresAt: e.expiresAt, repos: make(map[int64]issuefields.RepositoryPermissions),
-			orgs: e.orgs, allOrgs: e.allOrgs}
+		moved := newTokenEntry(e.principal)
+		moved.expiresAt, moved.orgs, moved.allOrgs = e.expiresAt, e.orgs, e.allOrgs
 		for id, p := range e.repos {
-			if to, ok := ids[id]; ok {
-				moved.repos[to] = p
+			if to, ok := repos[id]; ok {
+				moved.repos[to.ID] = p
+				moved.owners[strings.ToLower(to.Owner)] = true
 			}
 		}
 		moved.principal.Permissions, moved.principal.OrganizationPermissions = moved.permissions, moved.organizationPermissions
@@ -100,11 +116,13 @@ func (e *tokenEntry) permissions(_ context.Context, repo issuefields.Repository)
 }
 
 // organizationPermissions returns the token's permissions in the
-// organization org: those listed for it, and otherwise none, visible only to
-// a token that sees every organization.
+// organization org: those listed for it, and otherwise none. A token sees an
+// organization that it lists, that owns one of its repositories, or any
+// organization if it sees every one.
 func (e *tokenEntry) organizationPermissions(_ context.Context, org string) (issuefields.OrganizationPermissions, error) {
-	if p, ok := e.orgs[strings.ToLower(org)]; ok {
+	key := strings.ToLower(org)
+	if p, ok := e.orgs[key]; ok {
 		return p, nil
 	}
-	return issuefields.OrganizationPermissions{Visible: e.allOrgs}, nil
+	return issuefields.OrganizationPermissions{Visible: e.allOrgs || e.owners[key]}, nil
 }

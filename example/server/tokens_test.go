@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/issuefields/issuefields"
@@ -23,7 +25,7 @@ func loadDemo(t *testing.T) *dataset {
 func permissionsIn(t *testing.T, d *dataset, p *issuefields.Principal, owner, name string) issuefields.RepositoryPermissions {
 	t.Helper()
 	ctx := context.Background()
-	repo, err := d.store.Repository(ctx, owner, name)
+	repo, err := findRepository(ctx, d.store, owner, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,5 +94,22 @@ func TestPermissionsFollowRenames(t *testing.T) {
 	// octo-org/docs before.
 	if got := permissionsIn(t, d, p, "octo-org", "docs"); got != want {
 		t.Errorf("permissions in octo-org/docs = %+v, want %+v", got, want)
+	}
+}
+
+// TestTokenSeesTheOrganizationsOfItsRepositories checks that a token sees
+// the organization that owns a repository it lists, without a permission on
+// the organization's fields, so that the field management routes answer it
+// 403 naming the permission rather than 404; and that a token that lists
+// neither sees no organization.
+func TestTokenSeesTheOrganizationsOfItsRepositories(t *testing.T) {
+	s := startServer(t)
+	fields := s.base + "orgs/octo-org/issue-fields"
+	a := send(t, http.MethodGet, fields, "demo-writer-token", "")
+	if a.status != http.StatusForbidden || !strings.Contains(a.body, "issue_fields") {
+		t.Errorf("GET %s with demo-writer-token = %d %s, want 403 naming issue_fields", fields, a.status, a.body)
+	}
+	if a := send(t, http.MethodGet, fields, "demo-outsider-token", ""); a.status != http.StatusNotFound {
+		t.Errorf("GET %s with demo-outsider-token = %d %s, want 404", fields, a.status, a.body)
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,8 +20,12 @@ const stopLine = "Stop the server with Ctrl-C."
 // server's address and mount prefix (without a trailing slash). vendor is the
 // word of the API's header names. When the store held data of its own, which
 // the data file does not describe, it shows only the tokens.
-func printUsage(w io.Writer, base, vendor string, d *dataset) error {
+func printUsage(ctx context.Context, w io.Writer, base, vendor string, d *dataset) error {
 	now := time.Now()
+	p, err := newProber(ctx, d)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\n%s\n", headline(d))
 	if d.loading != notLoaded {
@@ -28,7 +33,7 @@ func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 	}
 	fmt.Fprintf(tw, "\nTokens (send one as \"Authorization: Bearer TOKEN\"):\n")
 	for _, td := range d.file.Tokens {
-		for i, line := range abilities(d.tokens.entry(td.Token), d.repos, d.organizations(), now) {
+		for i, line := range p.abilities(td.Token, d.tokens.entry(td.Token), d.repos, d.organizations(), now) {
 			if i == 0 {
 				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", td.Token, td.Kind, td.Login, line)
 			} else {
@@ -40,7 +45,7 @@ func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 		return err
 	}
 	if d.loading != notLoaded {
-		token, exs := d.examples(now)
+		token, exs := d.examples(p)
 		if len(exs) > 0 {
 			fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
 		}
@@ -48,7 +53,7 @@ func printUsage(w io.Writer, base, vendor string, d *dataset) error {
 			fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, token, ex))
 		}
 	}
-	_, err := fmt.Fprintf(w, "\n%s\n", stopLine)
+	_, err = fmt.Fprintf(w, "\n%s\n", stopLine)
 	return err
 }
 
@@ -138,7 +143,7 @@ func curl(base, vendor, token string, ex example) string {
 	}
 	args = append(args, shellQuote(base+ex.path),
 		"-H", shellQuote("Authorization: Bearer "+token),
-		"-H", shellQuote("X-"+vendor+"-Api-Version: "+issuefields.DefaultAPIVersion))
+		"-H", shellQuote("X-"+vendor+"-Api-Version: "+issuefields.APIVersion))
 	if ex.body != "" {
 		args = append(args, "-d", shellQuote(ex.body))
 	}

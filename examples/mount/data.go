@@ -16,10 +16,10 @@ func seed() (*memstore.Store, error) {
 		return nil, err
 	}
 	fields := []issuefields.Field{
-		{ID: 1, Name: "Priority", DataType: issuefields.SingleSelect, Options: []issuefields.Option{
+		{ID: 1, Name: "Priority", DataType: issuefields.DataTypeSingleSelect, Options: []issuefields.FieldOption{
 			{ID: 11, Name: "High", Color: "red"}, {ID: 12, Name: "Low", Color: "green"},
 		}},
-		{ID: 2, Name: "Estimate", DataType: issuefields.Number},
+		{ID: 2, Name: "Estimate", DataType: issuefields.DataTypeNumber},
 	}
 	for _, f := range fields {
 		if err := s.AddField("acme", f); err != nil {

@@ -269,7 +269,7 @@ func TestServesADatabaseLoadedByAnother(t *testing.T) {
 	for _, seed := range []func() error{
 		func() error { return store.AddOrganization("octo-org") },
 		func() error {
-			return store.AddField("octo-org", issuefields.Field{ID: 40, Name: "Owner team", DataType: issuefields.Text})
+			return store.AddField("octo-org", issuefields.Field{ID: 40, Name: "Owner team", DataType: issuefields.DataTypeText})
 		},
 		func() error { _, err := store.AddRepository("acme", "tools", false); return err },
 		func() error { _, err := store.AddRepository("octo-org", "hello-world", false); return err },
@@ -311,8 +311,8 @@ func TestServesADatabaseLoadedByAnother(t *testing.T) {
 			t.Errorf("the log does not mention %q:\n%s", want, logs)
 		}
 	}
-	if _, err := store.Repository(ctx, "octo-org", "roadmap"); !errors.Is(err, issuefields.ErrNotFound) {
-		t.Errorf("after the run, Repository(octo-org, roadmap) error = %v, want ErrNotFound: nothing was loaded", err)
+	if _, err := store.Snapshot(ctx, "octo-org", "roadmap", 1); !errors.Is(err, issuefields.ErrNotFound) {
+		t.Errorf("after the run, Snapshot(octo-org, roadmap, 1) error = %v, want ErrNotFound: nothing was loaded", err)
 	}
 }
 

@@ -1,13 +1,21 @@
 package issuefields
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// Every answer other than a success is decided here: code that refuses a
+// request returns an error, and statusTable turns it into the status, the
+// message and the headers that the client gets.
 
 // Conditions the handler decides itself. Code returns one of them, wrapped or
 // inside a *requestError, and statusTable decides the answer; no other code
@@ -45,10 +53,10 @@ var statusTable = []struct {
 	code       string
 }{
 	{err: ErrBadCredentials, status: http.StatusUnauthorized, message: "Bad credentials"},
-	{err: ErrRequiresAuthentication, status: http.StatusUnauthorized, message: "Requires authentication"},
-	{err: ErrTokenKindNotAccepted, status: http.StatusForbidden, message: "This endpoint accepts only app user access tokens, app installation access tokens and fine-grained personal access tokens."},
-	{err: ErrNotAccessible, status: http.StatusForbidden, message: "Resource not accessible"},
-	{err: ErrNoPushAccess, status: http.StatusForbidden, message: "Must have push access to this repository"},
+	{err: errRequiresAuthentication, status: http.StatusUnauthorized, message: "Requires authentication"},
+	{err: errTokenKindNotAccepted, status: http.StatusForbidden, message: "This endpoint accepts only app user access tokens, app installation access tokens and fine-grained personal access tokens."},
+	{err: errNotAccessible, status: http.StatusForbidden, message: "Resource not accessible"},
+	{err: errNoPushAccess, status: http.StatusForbidden, message: "Must have push access to this repository"},
 	{err: ErrNotFound, status: http.StatusNotFound, message: "Not Found"},
 	// Only a list tells that an issue was deleted.
 	{err: ErrIssueDeleted, writesOnly: true, status: http.StatusNotFound, message: "Not Found"},
@@ -70,7 +78,6 @@ var statusTable = []struct {
 	{err: errPreconditionFailed, status: http.StatusPreconditionFailed, message: "Precondition Failed: the issue's field values changed since the ETag in If-Match was issued. Read them again and retry."},
 	{err: errOverloaded, status: http.StatusServiceUnavailable, code: serviceUnavailable, message: "The server is handling too many requests at once. Please retry later."},
 	{err: ErrUnavailable, status: http.StatusServiceUnavailable, code: serviceUnavailable, message: "The service is temporarily unavailable. Please retry later."},
-	{err: ErrVersionConflict, status: http.StatusServiceUnavailable, code: serviceUnavailable, message: "The issue is being changed by other requests too often to apply this one. Please retry later."},
 }
 
 // requestError is a condition of statusTable with what its answer says about
@@ -80,8 +87,10 @@ type requestError struct {
 	condition error
 	// message replaces the row's message when it is not empty.
 	message string
-	// errors lists the invalid parts of a request body.
-	errors []FieldError
+	// errors lists the invalid parts of a request body, each an object
+	// (GitHub's validation-error) or, for the field management routes, a
+	// string (validation-error-simple).
+	errors []any
 	// retryAfter is the Retry-After header in seconds.
 	retryAfter string
 	// location is the Location of a redirect, repeated in the body's url.
@@ -102,7 +111,7 @@ func (e *requestError) Unwrap() error { return e.condition }
 func unsupportedVersion(header, version string) error {
 	return &requestError{condition: errUnsupportedVersion,
 		message: fmt.Sprintf("%s %q is not supported. Supported versions are %s (the default) and %s.",
-			header, version, DefaultAPIVersion, LegacyAPIVersion)}
+			header, version, APIVersion, legacyAPIVersion)}
 }
 
 // methodNotAllowed is the 405 of a path that accepts only the methods allow
@@ -123,8 +132,9 @@ func duplicateKey(key string) error {
 		message: fmt.Sprintf("The key %q appears more than once in one object of the body; send each key once.", key)}
 }
 
-// validationFailed is the 422 that lists the invalid parts of a body.
-func validationFailed(errs ...FieldError) error {
+// validationFailed is the 422 that lists the invalid parts of a body: each a
+// *fieldError, or a string.
+func validationFailed(errs ...any) error {
 	return &requestError{condition: errValidationFailed, errors: errs}
 }
 
@@ -156,13 +166,13 @@ func quoteAll(values []string) []string {
 // notAccessibleBy is the 403 for a token whose permissions do not cover the
 // operation, worded by the token's kind.
 func notAccessibleBy(kind TokenKind) error {
-	return &requestError{condition: ErrNotAccessible, message: "Resource not accessible by " + kind.actor()}
+	return &requestError{condition: errNotAccessible, message: "Resource not accessible by " + kind.actor()}
 }
 
 // lacksPermission is the 403 for a token that sees an organization but lacks
 // needed, the permission or scope that the operation needs.
 func lacksPermission(kind TokenKind, needed string) error {
-	return &requestError{condition: ErrNotAccessible, message: "Resource not accessible by " + kind.actor() + ": it needs " + needed + "."}
+	return &requestError{condition: errNotAccessible, message: "Resource not accessible by " + kind.actor() + ": it needs " + needed + "."}
 }
 
 // movedTo is the redirect of a moved repository or a transferred issue to
@@ -175,7 +185,7 @@ func movedTo(location string) error {
 type errorAnswer struct {
 	status                         int
 	message, code, retryAfter, url string
-	errors                         []FieldError
+	errors                         []any
 	// cause is the error itself, logged for a status of 500 and over and
 	// never shown.
 	cause error
@@ -187,7 +197,7 @@ func answerTo(err error, rt *route) errorAnswer {
 	a := errorAnswer{status: http.StatusInternalServerError,
 		message: "Internal server error. The failure was logged with this request's id.", cause: err}
 	for _, row := range statusTable {
-		if errors.Is(err, row.err) && (!row.writesOnly || rt != nil && rt.writes()) {
+		if errors.Is(err, row.err) && (!row.writesOnly || rt != nil && rt.op.writes()) {
 			a.status, a.message, a.code = row.status, row.message, row.code
 			break
 		}
@@ -205,11 +215,10 @@ func answerTo(err error, rt *route) errorAnswer {
 	return a
 }
 
-// FieldError describes one invalid part of a request body, as an item of the
-// "errors" member of a 422 answer.
-type FieldError struct {
-	// Resource is "IssueFieldValue" for the values routes and "IssueField"
-	// for the field management routes.
+// fieldError describes one invalid part of a request body to the values
+// routes, as an item of the "errors" member of a 422 answer.
+type fieldError struct {
+	// Resource is "IssueFieldValue".
 	Resource string `json:"resource"`
 	// Field is the request member at fault: "field_id", "value", or
 	// "issue_field_values" for the array itself.
@@ -225,12 +234,12 @@ type FieldError struct {
 
 // errorBody is the JSON body of every answer other than 200 and 204.
 type errorBody struct {
-	Message          string       `json:"message"`
-	DocumentationURL string       `json:"documentation_url"`
-	Status           string       `json:"status"`
-	Code             string       `json:"code,omitempty"`
-	URL              string       `json:"url,omitempty"`
-	Errors           []FieldError `json:"errors,omitempty"`
+	Message          string `json:"message"`
+	DocumentationURL string `json:"documentation_url"`
+	Status           string `json:"status"`
+	Code             string `json:"code,omitempty"`
+	URL              string `json:"url,omitempty"`
+	Errors           []any  `json:"errors,omitempty"`
 }
 
 // body returns the JSON body of a.
@@ -242,5 +251,70 @@ func (a *errorAnswer) body(documentationURL string) errorBody {
 		Code:             a.code,
 		URL:              a.url,
 		Errors:           a.errors,
+	}
+}
+
+// writeJSON answers with status and v as JSON, followed by a newline as
+// every JSON body the handler writes, so that a body printed by curl ends its
+// line. v is encoded before anything is sent, so a failure to encode is a
+// clean 500, never half an answer. Text is written as it is, without
+// escaping <, > and &.
+func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	writeBody(w, status, body.Bytes())
+	return nil
+}
+
+// autoContentLengthBytes is the size up to which net/http's server adds the
+// Content-Length of a response written in one go itself, from its buffer; it
+// would send a larger one in chunks, so writeBody says its length up front.
+const autoContentLengthBytes = 2048
+
+// writeBody answers with status and a JSON body.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	setHeader(w, "Content-Type", "application/json; charset=utf-8")
+	if len(body) > autoContentLengthBytes {
+		setHeader(w, "Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// statusClientClosedRequest is the status that the log gives a request whose
+// client went away before it was answered, as nginx logs it.
+const statusClientClosedRequest = 499
+
+// writeError answers with the error body for err. rt is the route the request
+// matched, or nil. Causes of server-side failures are logged with the request
+// id; clients see only the message.
+func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client went away and cut the work short: nobody reads an
+		// answer, and the failure is not the server's.
+		if rec, ok := w.(*recorder); ok {
+			rec.status = statusClientClosedRequest
+		}
+		return
+	}
+	e := answerTo(err, rt)
+	if e.status >= 500 {
+		h.log.LogAttrs(r.Context(), slog.LevelError, "request failed",
+			slog.String("request_id", w.Header().Get(h.header.requestID)),
+			slog.Int("status", e.status),
+			slog.Any("error", e.cause))
+	}
+	if e.retryAfter != "" {
+		setHeader(w, "Retry-After", e.retryAfter)
+	}
+	if e.url != "" {
+		setHeader(w, "Location", e.url)
+	}
+	if err := h.writeJSON(w, e.status, e.body(h.documentationURL(rt))); err != nil {
+		http.Error(w, "Internal server error", http.StatusInternalServerError)
 	}
 }

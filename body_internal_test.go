@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -29,11 +30,14 @@ var jsonSamples = []string{
 	`{"issue_field_values":[{"field_id":1,"value":{"a":1,"b":2}}],"x":{"a":{"a":1},"b":{"a":1}}}`,
 	`{` + manyKeysBody(40, 17) + `,"issue_field_values":[]}`,
 	`{` + manyKeysBody(40, -1) + `,"issue_field_values":[]}`,
-	`{"issue_field_values":[` + strings.Repeat(`1,`, MaxItems) + `1]}`,
-	`{"issue_field_values":[` + strings.Repeat(`1,`, MaxItems) + `1, garbage`,
-	`{"issue_field_values":[` + strings.Repeat(`1,`, MaxItems-1) + `1]}`,
-	`{"a":1,"a":2,"issue_field_values":[` + strings.Repeat(`1,`, MaxItems) + `1]}`,
+	`{"issue_field_values":[` + strings.Repeat(`1,`, maxItems) + `1]}`,
+	`{"issue_field_values":[` + strings.Repeat(`1,`, maxItems) + `1, garbage`,
+	`{"issue_field_values":[` + strings.Repeat(`1,`, maxItems-1) + `1]}`,
+	`{"a":1,"a":2,"issue_field_values":[` + strings.Repeat(`1,`, maxItems) + `1]}`,
 	`{"issue_field_values":"not an array"}`, `{"issue_field_value":[]}`,
+	`{"name":"Size","data_type":"single_select","options":[{"name":"S","color":"red"}],"description":null,"x":1,"y":[]}`,
+	`{"name":1,"visibility":"all","options":{}}`,
+	`{"options":[` + strings.Repeat(`{},`, maxOptions) + `{}]}`,
 }
 
 // manyKeysBody returns n members "k0":0, "k1":1, …, with key k0 again as
@@ -49,10 +53,11 @@ func manyKeysBody(n, dup int) string {
 	return strings.Join(members, ",")
 }
 
-// scanned is what the scanner made of a body: the items, or the error.
+// scanned is what the scanner made of a body with a shape: what it kept, or
+// the error.
 type scanned struct {
-	items [][]byte
-	err   error
+	body requestBody
+	err  error
 }
 
 // String describes sc, to compare two scans.
@@ -60,21 +65,24 @@ func (sc scanned) String() string {
 	if sc.err != nil {
 		return "error: " + sc.err.Error()
 	}
-	return fmt.Sprintf("items %q", sc.items)
+	b := sc.body
+	return fmt.Sprintf("list %t, array %t, items %q, members %q, unknown %q", b.hasList, b.listIsArray, b.items, b.members, b.unknown)
 }
 
-// scanWith scans data as read through r.
-func scanWith(r io.Reader) scanned {
+// scanWith scans data as read through r, keeping what shape says.
+func scanWith(r io.Reader, shape *bodyShape) scanned {
 	var buf [scanBufferBytes]byte
-	s := bodyScanner{r: r, buf: buf[:]}
-	items, err := s.scan()
-	return scanned{items, err}
+	s := bodyScanner{r: r, buf: buf[:], shape: shape}
+	if err := s.scan(); err != nil {
+		return scanned{err: err}
+	}
+	return scanned{body: s.result()}
 }
 
-// tooManyItems reports whether err refuses a body for its number of items.
-func tooManyItems(err error) bool {
-	var re *requestError
-	return errors.As(err, &re) && len(re.errors) == 1 && strings.Contains(re.errors[0].Message, "more than")
+// tooManyItems reports whether err refuses a body for the number of items of
+// its list.
+func tooManyItems(err error, shape *bodyShape) bool {
+	return err != nil && err == shape.tooMany
 }
 
 // duplicateKeyIn reports whether the JSON text data has an object in which a
@@ -120,22 +128,33 @@ func duplicateKeyIn(data []byte) bool {
 	}
 }
 
-// checkScan checks the scanner against the standard library on data: valid
-// JSON (with valid UTF-8) is accepted as JSON, a body that repeats a key is
-// refused saying so, and the items are those encoding/json finds. A body
-// refused for too many items is only checked for having them, and one that
-// is not JSON but refused for a repeated key, for repeating it before the
-// error. The scanner
-// must also come to the same result whatever the pieces the body arrives in.
+// shapes are the shapes of the routes that take a body.
+var shapes = []*bodyShape{&valuesBody, &fieldBody}
+
+// checkScan checks the scanner against the standard library on data, with
+// every shape: valid JSON (with valid UTF-8) is accepted as JSON, a body that
+// repeats a key is refused saying so, and what the scanner keeps is what
+// encoding/json finds. A body refused for too many items is only checked for
+// having them, and one that is not JSON but refused for a repeated key, for
+// repeating it before the error. The scanner must also come to the same
+// result whatever the pieces the body arrives in.
 func checkScan(t *testing.T, data []byte) {
 	t.Helper()
-	got := scanWith(bytes.NewReader(data))
-	if oneByte := scanWith(iotest.OneByteReader(bytes.NewReader(data))); oneByte.String() != got.String() {
+	for _, shape := range shapes {
+		checkScanShape(t, data, shape)
+	}
+}
+
+// checkScan checks the scanner on data with shape.
+func checkScanShape(t *testing.T, data []byte, shape *bodyShape) {
+	t.Helper()
+	got := scanWith(bytes.NewReader(data), shape)
+	if oneByte := scanWith(iotest.OneByteReader(bytes.NewReader(data)), shape); oneByte.String() != got.String() {
 		t.Fatalf("scan of %.80q: %v read at once, %v read a byte at a time", data, got, oneByte)
 	}
-	if tooManyItems(got.err) {
-		if !bytes.Contains(data, []byte("issue_field_values")) || bytes.Count(data, []byte(",")) < MaxItems {
-			t.Fatalf("scan of %.80q: refused for too many items", data)
+	if tooManyItems(got.err, shape) {
+		if !bytes.Contains(data, []byte(shape.list)) || bytes.Count(data, []byte(",")) < shape.maxItems {
+			t.Fatalf("scan of %.80q: refused for too many %s", data, shape.list)
 		}
 		return
 	}
@@ -172,17 +191,48 @@ func checkScan(t *testing.T, data []byte) {
 	if got.err != nil {
 		return
 	}
-	var want struct {
-		Items []json.RawMessage `json:"issue_field_values"`
+	checkKept(t, data, object, shape, got.body)
+}
+
+// checkKept checks what the scanner kept of data, a valid JSON object with no
+// repeated key, against what encoding/json finds in it.
+func checkKept(t *testing.T, data []byte, object map[string]any, shape *bodyShape, got requestBody) {
+	t.Helper()
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(data, &raw)
+	list, hasList := raw[shape.list]
+	_, isArray := object[shape.list].([]any)
+	var items []json.RawMessage
+	if isArray {
+		_ = json.Unmarshal(list, &items)
 	}
-	_ = json.Unmarshal(data, &want)
-	if _, ok := object["issue_field_values"].([]any); !ok || len(want.Items) != len(got.items) {
-		t.Fatalf("scan of %.80q: %d items, encoding/json finds %d", data, len(got.items), len(want.Items))
+	if got.hasList != hasList || got.listIsArray != isArray || len(got.items) != len(items) {
+		t.Fatalf("scan of %.80q: list %t, array %t, %d items; encoding/json finds %t, %t, %d",
+			data, got.hasList, got.listIsArray, len(got.items), hasList, isArray, len(items))
 	}
-	for i := range want.Items {
-		if !bytes.Equal(bytes.TrimSpace(want.Items[i]), got.items[i]) {
-			t.Fatalf("scan of %.80q: item %d is %q, want %q", data, i, got.items[i], want.Items[i])
+	for i := range items {
+		if !bytes.Equal(bytes.TrimSpace(items[i]), got.items[i]) {
+			t.Fatalf("scan of %.80q: item %d is %q, want %q", data, i, got.items[i], items[i])
 		}
+	}
+	for i, m := range shape.members {
+		if want := bytes.TrimSpace(raw[m]); !bytes.Equal(got.members[i], want) {
+			t.Fatalf("scan of %.80q: member %q is %q, want %q", data, m, got.members[i], want)
+		}
+	}
+	var unknown []string
+	dec := json.NewDecoder(bytes.NewReader(data))
+	_, _ = dec.Token() // {
+	for dec.More() {
+		key, _ := dec.Token()
+		var skip json.RawMessage
+		_ = dec.Decode(&skip)
+		if k := key.(string); k != shape.list && !slices.Contains(shape.members, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if !slices.Equal(got.unknown, unknown) {
+		t.Fatalf("scan of %.80q: unknown keys %q, want %q", data, got.unknown, unknown)
 	}
 }
 
@@ -203,7 +253,7 @@ func FuzzBodyScanner(f *testing.F) {
 
 // TestDuplicateKeyNamed checks that the refusal of a repeated key names it.
 func TestDuplicateKeyNamed(t *testing.T) {
-	got := scanWith(strings.NewReader(`{"issue_field_values":[{"field_id":1,"value":"a","\u0076alue":"b"}]}`))
+	got := scanWith(strings.NewReader(`{"issue_field_values":[{"field_id":1,"value":"a","\u0076alue":"b"}]}`), &valuesBody)
 	var re *requestError
 	if !errors.As(got.err, &re) || !errors.Is(got.err, errDuplicateKey) || !strings.Contains(re.message, `"value"`) {
 		t.Errorf("error %v, want a duplicate key that names \"value\"", got.err)

@@ -1,21 +1,53 @@
 package issuefields
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
 
-// A request body is read as a stream: the scanner checks the JSON as it
-// arrives and keeps only the items of issue_field_values, at most MaxItems of
-// them, so that the memory a request holds is proportional to the items it
-// may write, whatever the body carries besides. It refuses a key that appears
-// twice in one object (a decoder that kept the last would let a PUT wipe an
-// issue), and refuses a body as soon as its 26th item begins, without reading
-// the rest.
+// Every request body is read by one scanner, as a stream: it checks the JSON
+// as it arrives and keeps only what its route reads, so that the memory a
+// request holds is bounded by what the route may use, whatever the body
+// carries besides. Of the body's top-level object it keeps the elements of
+// one array (the list: issue_field_values, or a field's options), at most a
+// bound of them, and the values of a few other members (a field's name, say);
+// of every other member only the key. It refuses a key that appears twice in
+// one object, at any depth (a decoder that kept the last would let a PUT wipe
+// an issue), and refuses a body as soon as the element past its list's bound
+// begins, without reading the rest.
+
+// bodyShape says what the scanner keeps of a route's body.
+type bodyShape struct {
+	// list is the key of the top-level array whose elements are kept, at
+	// most maxItems of them; tooMany is the error of a list with more.
+	list     string
+	maxItems int
+	tooMany  error
+	// members are the other top-level keys whose values are kept whole.
+	members []string
+}
+
+// requestBody is what the scanner kept of a body, each value without
+// surrounding whitespace. It points into one buffer of its own.
+type requestBody struct {
+	// hasList is set when the top-level object has the shape's list key,
+	// and listIsArray when its (first) value is an array, whose elements
+	// items holds.
+	hasList, listIsArray bool
+	items                [][]byte
+	// members holds the values of the shape's members that the body has,
+	// by the member's index in the shape.
+	members [][]byte
+	// unknown lists the other top-level keys, each once, in their order.
+	unknown []string
+}
 
 // scanBufferBytes is the size of the buffer the scanner reads through.
 const scanBufferBytes = 4096
@@ -23,8 +55,8 @@ const scanBufferBytes = 4096
 // scanBuffers holds the read buffers of scanners that finished.
 var scanBuffers = sync.Pool{New: func() any { return new([scanBufferBytes]byte) }}
 
-// heldBytes is the room first made for the items of a body of unknown
-// length, and keyBytes for the keys of the objects being scanned.
+// heldBytes is the room first made for what a body of unknown length keeps,
+// and keyBytes for the keys of the objects being scanned.
 const (
 	heldBytes = 1024
 	keyBytes  = 256
@@ -34,48 +66,51 @@ const (
 // duplicates in a map instead of one by one.
 const manyKeys = 16
 
-// readItems reads the body of r, at most limit bytes of it, and returns the
-// items of its issue_field_values array, undecoded and without surrounding
-// whitespace. It refuses what the contract's steps 1 and 2 refuse: a body
-// over limit (413), one that is not JSON or not an object or that repeats a
-// key (400), and one without the array or with more than MaxItems items
-// (422). bodyPending is cleared once the body has been read to its end.
-func readItems(w http.ResponseWriter, r *http.Request, limit int64, bodyPending *bool) ([][]byte, error) {
+// maxListItems bounds a shape's maxItems, the items whose places a scanner
+// holds.
+const maxListItems = 64
+
+// readBody reads the body of r, at most limit bytes of it, and returns what
+// shape keeps of it. It refuses a body over limit (413), one that is not
+// JSON, not an object or that repeats a key (400), and one whose list has
+// more than shape.maxItems items (shape.tooMany). Once the body has been read
+// to its end, w no longer closes the connection after its answer.
+func readBody(w *recorder, r *http.Request, limit int64, shape *bodyShape) (requestBody, error) {
 	if r.ContentLength > limit {
-		return nil, bodyTooLarge(limit)
+		return requestBody{}, bodyTooLarge(limit)
 	}
 	buf := scanBuffers.Get().(*[scanBufferBytes]byte)
 	defer scanBuffers.Put(buf)
-	s := bodyScanner{r: http.MaxBytesReader(w, r.Body, limit), buf: buf[:]}
-	// Room for a usual body's items and keys at once; a larger body holds
-	// more only as its items need.
+	s := bodyScanner{r: http.MaxBytesReader(w, r.Body, limit), buf: buf[:], shape: shape}
+	// Room for a usual body's values and keys at once; a larger body holds
+	// more only as its values need.
 	held := heldBytes
 	if r.ContentLength > 0 {
 		held = int(min(r.ContentLength, scanBufferBytes))
 	}
 	s.held = make([]byte, 0, held)
 	s.keys = s.keyBuf[:0]
-	items, err := s.scan()
-	*bodyPending = !s.eof
+	err := s.scan()
+	w.bodyPending = !s.eof
 	if err == nil {
-		return items, nil
+		return s.result(), nil
 	}
 	// Declared here, not above, because errors.As takes its address and
 	// so moves it to the heap: an allocation for every body otherwise.
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, bodyTooLarge(limit)
+		return requestBody{}, bodyTooLarge(limit)
 	case s.readErr != nil:
-		return nil, fmt.Errorf("%w: %w", errBodyUnreadable, s.readErr)
+		return requestBody{}, fmt.Errorf("%w: %w", errBodyUnreadable, s.readErr)
 	}
-	return items, err
+	return requestBody{}, err
 }
 
-// bodyScanner checks a JSON body read from r, and keeps the bytes of the
-// items of its issue_field_values array.
+// bodyScanner checks a JSON body read from r, and keeps what its shape says.
 type bodyScanner struct {
-	r io.Reader
+	r     io.Reader
+	shape *bodyShape
 	// buf[pos:end] is read and not yet scanned.
 	buf      []byte
 	pos, end int
@@ -84,12 +119,15 @@ type bodyScanner struct {
 	eof     bool
 	readErr error
 
-	// held keeps the bytes of the items; spans[:items] are the items'
-	// places in it. While an item is being scanned, capturing is set and
-	// buf[captureFrom:pos] belongs to it but is not yet in held.
+	// held keeps the bytes of what the scanner keeps; spans[:items] are the
+	// list's items' places in it, and memberSpans those of the shape's
+	// members (ends at 0 for a member the body lacks). While a value is
+	// being kept, capturing is set and buf[captureFrom:pos] belongs to it
+	// but is not yet in held.
 	held        []byte
-	spans       [MaxItems][2]int
+	spans       [maxListItems][2]int
 	items       int
+	memberSpans [4][2]int
 	capturing   bool
 	captureFrom int
 
@@ -101,17 +139,17 @@ type bodyScanner struct {
 	duplicated bool
 	duplicate  string
 
-	// field is set when the top-level object has issue_field_values, and
-	// fieldIsArray when its (first) value is an array.
-	field, fieldIsArray bool
+	// hasList, listIsArray and unknown are those of requestBody.
+	hasList, listIsArray bool
+	unknown              []string
 }
 
-// scan reads the body to its end and returns the items, or stops at the
-// first failure and returns it.
-func (s *bodyScanner) scan() ([][]byte, error) {
+// scan reads the body to its end, or stops at the first failure and returns
+// it.
+func (s *bodyScanner) scan() error {
 	c, ok := s.peekPastSpace()
 	if !ok {
-		return nil, s.failure()
+		return s.failure()
 	}
 	object := c == '{'
 	var err error
@@ -121,31 +159,55 @@ func (s *bodyScanner) scan() ([][]byte, error) {
 		err = s.value(0)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if _, more := s.peekPastSpace(); more {
-		return nil, errBodyNotJSON
+		return errBodyNotJSON
 	}
 	if s.readErr != nil {
-		return nil, s.readErr
+		return s.readErr
 	}
 	switch {
 	case !object:
-		return nil, errBodyNotObject
+		return errBodyNotObject
 	case s.duplicated:
-		return nil, duplicateKey(s.duplicate)
-	case !s.field:
-		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "missing_field",
-			Message: `The body needs "issue_field_values", an array of {"field_id", "value"} objects; an empty array clears every value.`})
-	case !s.fieldIsArray:
-		return nil, validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
-			Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
+		return duplicateKey(s.duplicate)
 	}
-	items := make([][]byte, s.items)
-	for i, sp := range s.spans[:s.items] {
-		items[i] = s.held[sp[0]:sp[1]:sp[1]]
+	return nil
+}
+
+// result returns what the scanner kept.
+func (s *bodyScanner) result() requestBody {
+	b := requestBody{hasList: s.hasList, listIsArray: s.listIsArray, unknown: s.unknown}
+	if s.items > 0 {
+		b.items = make([][]byte, s.items)
+		for i, sp := range s.spans[:s.items] {
+			b.items[i] = s.held[sp[0]:sp[1]:sp[1]]
+		}
 	}
-	return items, nil
+	if n := len(s.shape.members); n > 0 {
+		b.members = make([][]byte, n)
+		for i, sp := range s.memberSpans[:n] {
+			if sp[1] > 0 {
+				b.members[i] = s.held[sp[0]:sp[1]:sp[1]]
+			}
+		}
+	}
+	return b
+}
+
+// keep scans the value at the next byte, nested depth deep, and keeps its
+// bytes in held; it returns their place there.
+func (s *bodyScanner) keep(depth int) ([2]int, error) {
+	if _, ok := s.peekPastSpace(); !ok {
+		return [2]int{}, s.failure()
+	}
+	start := len(s.held)
+	s.capturing, s.captureFrom = true, s.pos
+	err := s.value(depth)
+	s.held = append(s.held, s.buf[s.captureFrom:s.pos]...)
+	s.capturing = false
+	return [2]int{start, len(s.held)}, err
 }
 
 // fill reads more of the body into buf, keeping what is not scanned yet and
@@ -293,8 +355,8 @@ func (s *bodyScanner) object(depth int, top bool) error {
 			return err
 		}
 		var err error
-		if top && !s.field && string(key) == "issue_field_values" {
-			err = s.itemsValue(depth)
+		if top {
+			err = s.member(key, depth)
 		} else {
 			err = s.value(depth)
 		}
@@ -342,11 +404,47 @@ func (s *bodyScanner) seenKey(key []byte, starts []int, many *map[string]bool) b
 	return false
 }
 
-// itemsValue scans the value of the top-level issue_field_values, nested
-// depth deep. An array's elements are the items: each is kept, and the
-// (MaxItems+1)th is refused as soon as it begins.
-func (s *bodyScanner) itemsValue(depth int) error {
-	s.field = true
+// member scans the value of the top-level member key, nested depth deep, and
+// keeps it if the shape says so.
+func (s *bodyScanner) member(key []byte, depth int) error {
+	shape := s.shape
+	if !s.hasList && string(key) == shape.list {
+		return s.list(depth)
+	}
+	for i, m := range shape.members {
+		if string(key) == m && s.memberSpans[i][1] == 0 {
+			span, err := s.keep(depth)
+			s.memberSpans[i] = span
+			return err
+		}
+	}
+	if string(key) != shape.list && !s.isUnknown(key) {
+		s.unknown = append(s.unknown, string(key))
+	}
+	return s.value(depth)
+}
+
+// isUnknown reports whether key is among the unknown keys already seen, or a
+// member of the shape (given twice, which the duplicate check refuses).
+func (s *bodyScanner) isUnknown(key []byte) bool {
+	for _, k := range s.unknown {
+		if k == string(key) {
+			return true
+		}
+	}
+	for _, m := range s.shape.members {
+		if m == string(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// list scans the value of the shape's list, nested depth deep. An array's
+// elements are the items: each is kept, and the one past the shape's bound is
+// refused as soon as it begins.
+func (s *bodyScanner) list(depth int) error {
+	s.hasList = true
 	c, ok := s.peekPastSpace()
 	if !ok {
 		return s.failure()
@@ -354,7 +452,7 @@ func (s *bodyScanner) itemsValue(depth int) error {
 	if c != '[' {
 		return s.value(depth)
 	}
-	s.fieldIsArray = true
+	s.listIsArray = true
 	s.pos++
 	if c, ok := s.peekPastSpace(); ok && c == ']' {
 		s.pos++
@@ -368,22 +466,17 @@ func (s *bodyScanner) itemsValue(depth int) error {
 		if !startsValue(c) {
 			return errBodyNotJSON
 		}
-		if s.items == MaxItems {
+		if s.items == s.shape.maxItems {
 			if s.duplicated {
 				return duplicateKey(s.duplicate)
 			}
-			return validationFailed(FieldError{Resource: resourceName, Field: "issue_field_values", Code: "invalid",
-				Message: fmt.Sprintf(`"issue_field_values" has more than %d items; one request may write at most %d.`, MaxItems, MaxItems)})
+			return s.shape.tooMany
 		}
-		start := len(s.held)
-		s.capturing, s.captureFrom = true, s.pos
-		err := s.value(depth + 1)
-		s.held = append(s.held, s.buf[s.captureFrom:s.pos]...)
-		s.capturing = false
+		span, err := s.keep(depth + 1)
 		if err != nil {
 			return err
 		}
-		s.spans[s.items] = [2]int{start, len(s.held)}
+		s.spans[s.items] = span
 		s.items++
 		if c, err := s.expect(',', ']'); err != nil || c == ']' {
 			return err
@@ -555,4 +648,163 @@ func (s *bodyScanner) literal(word string) error {
 		s.pos++
 	}
 	return nil
+}
+
+// What the scanner kept of a body is walked with the functions below, which
+// assume valid JSON: without reflection, and without encoding/json's
+// byte-at-a-time state machine. Each takes a JSON value with no surrounding
+// whitespace.
+
+// maxJSONDepth is how deeply arrays and objects may nest, encoding/json's
+// limit.
+const maxJSONDepth = 10000
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isHex(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// skipDigits returns the index of the first byte at or after i that is not a
+// digit.
+func skipDigits(data []byte, i int) int {
+	for i < len(data) && isDigit(data[i]) {
+		i++
+	}
+	return i
+}
+
+// isSpace reports whether c is JSON whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimSpace returns data without JSON whitespace around it.
+func trimSpace(data []byte) []byte {
+	data = data[skipSpace(data, 0):]
+	end := len(data)
+	for end > 0 && isSpace(data[end-1]) {
+		end--
+	}
+	return data[:end]
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// whitespace.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the value that starts at data[i].
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' && !isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string that starts at data[i].
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// eachElement calls fn with each element of the array arr.
+func eachElement(arr []byte, fn func(elem []byte)) {
+	for i := skipSpace(arr, 1); i < len(arr) && arr[i] != ']'; {
+		end := skipValue(arr, i)
+		fn(arr[i:end])
+		i = skipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+}
+
+// eachMember calls fn with the key (a JSON string, quotes included) and the
+// value of each member of the object obj, in order.
+func eachMember(obj []byte, fn func(key, value []byte)) {
+	for i := skipSpace(obj, 1); i < len(obj) && obj[i] != '}'; {
+		keyEnd := skipString(obj, i)
+		key := obj[i:keyEnd]
+		start := skipSpace(obj, skipSpace(obj, keyEnd)+1) // past the colon
+		end := skipValue(obj, start)
+		fn(key, obj[start:end])
+		i = skipSpace(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+}
+
+// stringValue decodes the JSON string raw. A string without escapes is
+// taken as it is; the body it comes from is valid UTF-8.
+func stringValue(raw []byte) string {
+	inner := raw[1 : len(raw)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			var s string
+			_ = json.Unmarshal(raw, &s)
+			return s
+		}
+	}
+	return string(inner)
+}
+
+// keyIs reports whether the JSON string key decodes to name.
+func keyIs(key []byte, name string) bool {
+	if len(key) == len(name)+2 && string(key[1:len(key)-1]) == name {
+		return true
+	}
+	return len(key) > len(name)+2 && stringValue(key) == name
+}
+
+// parsePositiveInt parses s if it is written [1-9][0-9]* and fits in int64.
+func parsePositiveInt(s string) (int64, bool) {
+	if s == "" || s[0] < '1' || s[0] > '9' {
+		return 0, false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// excerpt returns raw for a message, shortened when long.
+func excerpt(raw json.RawMessage) string {
+	const limit = 40
+	s := strings.TrimSpace(string(raw))
+	if utf8.RuneCountInString(s) > limit {
+		s = string([]rune(s)[:limit]) + "…"
+	}
+	return s
 }

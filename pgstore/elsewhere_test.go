@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,13 +12,13 @@ import (
 	"github.com/issuefields/issuefields/pgstore"
 )
 
-// TestKeptSnapshotIsChecked has a handler write an issue, so that its store
-// keeps the repository, the fields and the values in memory, then changes the
-// database through another store, as another server would, and writes again
-// through the handler: the write must answer as the database is now, never
-// as the kept snapshot shows it, and the database must hold what the answer
-// says.
-func TestKeptSnapshotIsChecked(t *testing.T) {
+// TestWriteAfterChangesElsewhere has a handler write an issue, so that its
+// store keeps the issue's values and the organization's fields in memory,
+// then changes the database through another store, as another server would,
+// and writes again through the handler: the write must answer as the
+// database is now, never as this server last saw it, and the database must
+// hold what the answer says.
+func TestWriteAfterChangesElsewhere(t *testing.T) {
 	path := valuesPath("octo-org", "hello-world", 1)
 	tests := []struct {
 		name string
@@ -30,6 +31,9 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 		// want is the issue's values afterwards, by field ID, or nil when
 		// the issue is not live.
 		want map[int64]any
+		// renamed is whether the issue's repository is octo-org/renamed
+		// afterwards, and no longer found by octo-org/hello-world.
+		renamed bool
 		// fieldName is the name the answer's list gives field 2, if any.
 		fieldName string
 	}{
@@ -86,9 +90,10 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 				}
 				return other.AddIssue("octo-org", "hello-world", 1)
 			}),
-			body:   textBody(1, "mine"),
-			status: http.StatusOK,
-			want:   map[int64]any{1: "first"},
+			body:    textBody(1, "mine"),
+			status:  http.StatusOK,
+			want:    map[int64]any{1: "first"},
+			renamed: true,
 		},
 		{
 			name: "the issue deleted",
@@ -99,7 +104,7 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 			status: http.StatusNotFound,
 		},
 		{
-			name: "a field renamed, which leaves the issue's version",
+			name: "a field renamed",
 			elsewhere: func(t *testing.T, other *pgstore.Store, _ http.Handler) string {
 				changeFields(t, other, func(fields []issuefields.Field) []issuefields.Field {
 					fields[1].Name = "Renamed elsewhere"
@@ -141,16 +146,18 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 			if tt.fieldName != "" && !strings.Contains(rec.Body.String(), `"`+tt.fieldName+`"`) {
 				t.Errorf("the answer %s does not name field 2 %q", rec.Body, tt.fieldName)
 			}
-			values, _, err := other.Values(context.Background(), issuefields.IssueKey{RepositoryID: 1, Number: 1})
 			if tt.want == nil {
-				if err == nil {
-					t.Errorf("the issue holds %v, want it deleted", values)
+				snap, err := other.Snapshot(context.Background(), "octo-org", "hello-world", 1)
+				if err != nil || !errors.Is(snap.IssueErr, issuefields.ErrIssueDeleted) {
+					t.Errorf("a Snapshot of the issue = %v, %v; want it deleted", snap.IssueErr, err)
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
+			repo := "hello-world"
+			if tt.renamed {
+				repo = "renamed"
 			}
+			values, _ := storedValues(t, other, "octo-org", repo, 1)
 			got := map[int64]any{}
 			for _, v := range values {
 				got[v.FieldID] = v.Text
@@ -168,7 +175,7 @@ func TestKeptSnapshotIsChecked(t *testing.T) {
 	}
 }
 
-// postElsewhere returns an elsewhere of TestKeptSnapshotIsChecked that POSTs
+// postElsewhere returns an elsewhere of TestWriteAfterChangesElsewhere that POSTs
 // body to path through the other server's handler, and returns the answer's
 // ETag.
 func postElsewhere(path, body string) func(*testing.T, *pgstore.Store, http.Handler) string {
@@ -181,7 +188,7 @@ func postElsewhere(path, body string) func(*testing.T, *pgstore.Store, http.Hand
 	}
 }
 
-// seedElsewhere returns an elsewhere of TestKeptSnapshotIsChecked that
+// seedElsewhere returns an elsewhere of TestWriteAfterChangesElsewhere that
 // changes the database with seed methods of the other server's store.
 func seedElsewhere(change func(other *pgstore.Store) error) func(*testing.T, *pgstore.Store, http.Handler) string {
 	return func(t *testing.T, other *pgstore.Store, _ http.Handler) string {

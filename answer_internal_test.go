@@ -12,9 +12,9 @@ func TestStatusTableRowsAreReachable(t *testing.T) {
 	var list, write *route
 	for _, rt := range routes {
 		switch {
-		case rt.writes() && write == nil:
+		case rt.op.writes() && write == nil:
 			write = rt
-		case !rt.writes() && list == nil:
+		case !rt.op.writes() && list == nil:
 			list = rt
 		}
 	}

@@ -1,0 +1,453 @@
+package issuefields
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/issuefields/issuefields/internal/reponame"
+)
+
+// The values routes: list, add, set and delete the field values of an issue.
+// Each reads one Snapshot of the store (findIssue), then answers from it; a
+// write decides on the Snapshot first, and commits with one UpdateValues.
+
+// maxItems is the largest number of items one request may write.
+const maxItems = 25
+
+// valueResource is the resource of the errors[] items of a values body.
+const valueResource = "IssueFieldValue"
+
+// listValues serves GET: one page of the issue's values.
+func (h *Handler) listValues(c *call) error {
+	var snap Snapshot
+	if err := h.findIssue(c, &snap, ""); err != nil {
+		return err
+	}
+	key := snap.Issue.Key()
+	// A kept list has the ETag; without one, a 304 needs only the ETag,
+	// and the list is rendered after the check.
+	sum := etagSumOf(key, snap.Version, h.fieldSums.of(snap.Fields))
+	list := h.lists.get(key, sum)
+	var tag string
+	if list != nil {
+		tag = list.etag
+	} else {
+		tag = formatETag(sum)
+	}
+	c.w.setHeader("Etag", tag)
+	if etagListMatches(headerList(c.r, "If-None-Match"), tag, true) {
+		c.w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	if list == nil {
+		list = renderList(key, snap.Fields, snap.Values, sum)
+		h.lists.put(key, list)
+	}
+	p := pageOf(c.r.URL.RawQuery, list.count())
+	if link := p.link(c.r); link != "" {
+		c.w.setHeader("Link", link)
+	}
+	writeBody(c.w, http.StatusOK, list.items(p.bounds(list.count())))
+	return nil
+}
+
+// addValues serves POST: the listed fields get their new values, the others
+// keep theirs; an empty list clears every value.
+func (h *Handler) addValues(c *call) error { return h.writeValues(c, ActionAdded, true) }
+
+// setValues serves PUT: the issue holds exactly the listed values afterwards.
+func (h *Handler) setValues(c *call) error { return h.writeValues(c, ActionSet, false) }
+
+// writeValues serves add and set: it reads the body, validates its items
+// against the issue's fields (allowArrays for add, which may write
+// multi_select fields), commits the write, and answers with the issue's whole
+// list.
+func (h *Handler) writeValues(c *call, action Action, allowArrays bool) error {
+	w := &write{action: action}
+	if err := h.findIssue(c, &w.snap, ""); err != nil {
+		return err
+	}
+	items, err := readItems(c.w, c.r, h.maxBodyBytes)
+	if err != nil {
+		return err
+	}
+	if w.updates, err = parseItems(items, w.snap.Fields, allowArrays); err != nil {
+		return err
+	}
+	if err := h.commit(c, w); err != nil {
+		return err
+	}
+	list := h.lists.list(w.key, etagSumOf(w.key, w.version, w.fieldsSum), w.snap.Fields, w.after)
+	c.w.setHeader("Etag", list.etag)
+	writeBody(c.w, http.StatusOK, list.body)
+	return nil
+}
+
+// deleteValue serves DELETE: the field's value goes; a field without a value
+// on the issue is 404.
+func (h *Handler) deleteValue(c *call) error {
+	w := &write{action: ActionDeleted}
+	var ok bool
+	if w.fieldID, ok = parsePositiveInt(c.r.PathValue("issue_field_id")); !ok {
+		return ErrNotFound
+	}
+	if err := h.findIssue(c, &w.snap, "/"+c.r.PathValue("issue_field_id")); err != nil {
+		return err
+	}
+	if err := h.commit(c, w); err != nil {
+		return err
+	}
+	c.w.setHeader("Etag", formatETag(etagSumOf(w.key, w.version, w.fieldsSum)))
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// findIssue reads the Snapshot of the issue that c's path names into snap,
+// authorizes the caller on its repository, applies the secondary rate limit
+// to a write, and answers a renamed or transferred repository, or a
+// transferred issue, with a redirect to the same suffix of the new path (the
+// value path's field ID for a delete). Authorization is decided before
+// anything about the issue is told, and before the body is read.
+func (h *Handler) findIssue(c *call, snap *Snapshot, suffix string) error {
+	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
+	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
+	if !ok || reponame.HasGitSuffix(name) {
+		return ErrNotFound
+	}
+	if err := h.identify(c); err != nil {
+		return err
+	}
+	op, principal := c.route.op, c.principal
+	if principal != nil && !principal.Kind.accepted() {
+		return errTokenKindNotAccepted // whatever the path names
+	}
+	var err error
+	if *snap, err = h.store.Snapshot(c.ctx(), owner, name, number); err != nil {
+		return err
+	}
+	repo := snap.Repository
+	if err := authorizeRepository(c.ctx(), op, repo, principal); err != nil {
+		return err
+	}
+	if !reponame.Same(repo.Owner, owner) || !reponame.Same(repo.Name, name) {
+		return redirect(c.r, repo, number, suffix)
+	}
+	if err := h.limitWrites(c); err != nil {
+		return err
+	}
+	if snap.IssueErr != nil {
+		return snap.IssueErr
+	}
+	moved := snap.Issue.Repository
+	if moved.ID != repo.ID {
+		// The issue moved to another repository: only a caller who may see
+		// that repository learns where.
+		if err := authorizeRepository(c.ctx(), op, moved, principal); err != nil {
+			if a := answerTo(err, c.route); a.status == http.StatusNotFound || a.status >= 500 {
+				return err
+			}
+		}
+	}
+	if moved.ID != repo.ID || snap.Issue.Number != number {
+		return redirect(c.r, moved, snap.Issue.Number, suffix)
+	}
+	return nil
+}
+
+// A write is one add, set or delete of an issue's values, from the Snapshot
+// it was validated against to the state it committed.
+type write struct {
+	action Action
+	snap   Snapshot
+	// updates are the values that an add or set writes, and fieldID the
+	// field whose value a delete removes.
+	updates []Value
+	fieldID int64
+	// key and fieldsSum are those of snap's issue and fields, and ifMatch
+	// the request's If-Match header.
+	key       IssueKey
+	fieldsSum uint64
+	ifMatch   string
+	// before, after and version are the values before and after the write
+	// and their version, as the last apply found them, and unchanged tells
+	// whether they are the same; changed is set when the write stored
+	// something.
+	before, after []Value
+	version       Version
+	unchanged     bool
+	changed       bool
+}
+
+// errUnchanged tells UpdateValues that a write leaves the values as they
+// are, so there is nothing to store.
+var errUnchanged = errors.New("the values stay as they are")
+
+// commit applies w to the values of its issue under the request's If-Match,
+// and tells the notifier when something changed.
+//
+// The write is decided on the Snapshot first: a write that is refused there,
+// or that changes nothing, is answered from it without touching the store.
+// Otherwise the store's UpdateValues applies it again to the values it holds
+// then, in one atomic step with the If-Match check, so that a client can
+// read, modify and write back without losing a concurrent change.
+func (h *Handler) commit(c *call, w *write) error {
+	w.key, w.fieldsSum, w.ifMatch = w.snap.Issue.Key(), h.fieldSums.of(w.snap.Fields), headerList(c.r, "If-Match")
+	if _, err := w.apply(w.snap.Values, w.snap.Version); err != nil {
+		if errors.Is(err, errUnchanged) {
+			return nil
+		}
+		return err
+	}
+	version, err := h.store.UpdateValues(c.ctx(), w.key, w.apply)
+	switch {
+	case errors.Is(err, errUnchanged):
+		// Another write made the values what this one makes them.
+		return nil
+	case err != nil:
+		return err
+	}
+	w.version, w.changed = version, true
+	if h.notifier != nil {
+		h.notify(c.ctx(), c.w.id, newEvent(w.action, w.snap.Issue, c.principal, w.snap.Fields, w.before, w.after))
+	}
+	return nil
+}
+
+// apply returns the values that w makes of current, the issue's values at
+// version, or the error that refuses it (errUnchanged when the values stay
+// as they are). It works on the values that the fields show: a value of a
+// field or an option that is gone no longer counts, and is not kept. The
+// values of one version are always the same, so a second call with the
+// version of the first returns the first's result.
+func (w *write) apply(current []Value, version Version) ([]Value, error) {
+	if w.after != nil && version == w.version {
+		return w.result()
+	}
+	if w.ifMatch != "" && !etagListMatches(w.ifMatch, formatETag(etagSumOf(w.key, version, w.fieldsSum)), false) {
+		return nil, errPreconditionFailed
+	}
+	current = shownValues(current, w.snap.Fields)
+	var next []Value
+	switch w.action {
+	case ActionAdded:
+		next = mergeValues(current, w.updates)
+	case ActionSet:
+		next = w.updates
+	case ActionDeleted:
+		i := slices.IndexFunc(current, func(v Value) bool { return v.FieldID == w.fieldID })
+		if i < 0 {
+			return nil, fmt.Errorf("field %d has no value on the issue: %w", w.fieldID, ErrNotFound)
+		}
+		next = slices.Delete(slices.Clone(current), i, i+1)
+	}
+	if next == nil {
+		next = []Value{}
+	}
+	w.before, w.after, w.version, w.unchanged = current, next, version, sameValues(current, next)
+	return w.result()
+}
+
+// result returns what apply decided last: the values after the write, or
+// errUnchanged.
+func (w *write) result() ([]Value, error) {
+	if w.unchanged {
+		return nil, errUnchanged
+	}
+	return w.after, nil
+}
+
+// mergeValues returns current with updates: each replaces the value of its
+// field, the other fields keep theirs. No updates at all clears every value.
+func mergeValues(current, updates []Value) []Value {
+	if len(updates) == 0 {
+		return nil
+	}
+	next := make([]Value, 0, len(current)+len(updates))
+	for _, v := range current {
+		if _, replaced := valueOf(updates, v.FieldID); !replaced {
+			next = append(next, v)
+		}
+	}
+	return append(next, updates...)
+}
+
+// valuesBody is the shape of an add or set body: the items of
+// issue_field_values, at most maxItems of them.
+var valuesBody = bodyShape{
+	list: "issue_field_values", maxItems: maxItems,
+	tooMany: validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "invalid",
+		Message: fmt.Sprintf(`"issue_field_values" has more than %d items; one request may write at most %d.`, maxItems, maxItems)}),
+}
+
+// readItems reads the body of an add or set, at most limit bytes of it, and
+// returns the items of its issue_field_values array. It refuses what the
+// contract's steps 1 and 2 refuse: a body over limit (413), one that is not
+// JSON, not an object or that repeats a key (400), and one without the array,
+// or with more than maxItems items (422).
+func readItems(w *recorder, r *http.Request, limit int64) ([][]byte, error) {
+	body, err := readBody(w, r, limit, &valuesBody)
+	switch {
+	case err != nil:
+		return nil, err
+	case !body.hasList:
+		return nil, validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "missing_field",
+			Message: `The body needs "issue_field_values", an array of {"field_id", "value"} objects; an empty array clears every value.`})
+	case !body.listIsArray:
+		return nil, validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "invalid",
+			Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
+	}
+	return body.items, nil
+}
+
+// parseItems turns the items of a request body into values for fields,
+// reporting every invalid item. allowArrays is true for add (POST), which may
+// write multi_select fields, and false for set (PUT).
+func parseItems(items [][]byte, fields []Field, allowArrays bool) ([]Value, error) {
+	values := make([]Value, 0, len(items))
+	var errs []any
+	var seenIDs [maxItems]int64
+	seen := seenIDs[:0]
+	for i, item := range items {
+		fail := func(field, code, message string) {
+			index := i
+			errs = append(errs, &fieldError{Resource: valueResource, Field: field, Code: code, Message: message, Index: &index})
+		}
+		if item[0] != '{' {
+			fail("issue_field_values", "invalid", `Each item must be an object with "field_id" and "value".`)
+			continue
+		}
+		var rawID, rawValue []byte
+		var unknown []string
+		eachMember(item, func(key, value []byte) {
+			switch {
+			case keyIs(key, "field_id"):
+				rawID = value
+			case keyIs(key, "value"):
+				rawValue = value
+			default:
+				if name := stringValue(key); !slices.Contains(unknown, name) {
+					unknown = append(unknown, name)
+				}
+			}
+		})
+		// Sorted, so that the errors come in the same order every time.
+		slices.Sort(unknown)
+		for _, key := range unknown {
+			fail(key, "invalid", fmt.Sprintf(`Unknown key %q: an item has exactly "field_id" and "value".`, key))
+		}
+		if rawID == nil {
+			fail("field_id", "missing_field", `The item needs "field_id", the ID of an issue field.`)
+			continue
+		}
+		id, ok := parsePositiveInt(string(rawID))
+		if !ok {
+			fail("field_id", "invalid", fmt.Sprintf(`"field_id" must be a positive integer, not %s.`, excerpt(rawID)))
+			continue
+		}
+		if slices.Contains(seen, id) {
+			fail("field_id", "already_exists", fmt.Sprintf("Issue field %d appears more than once; send each field at most once.", id))
+			continue
+		}
+		seen = append(seen, id)
+		f := fieldByID(fields, id)
+		if f == nil {
+			fail("field_id", "invalid", fmt.Sprintf("Issue field with id %d not found", id))
+			continue
+		}
+		if rawValue == nil {
+			fail("value", "missing_field", fmt.Sprintf(`The item for field %q needs "value".`, f.Name))
+			continue
+		}
+		v, msg := parseValue(f, rawValue, allowArrays)
+		if msg != "" {
+			fail("value", "invalid", msg)
+			continue
+		}
+		values = append(values, v)
+	}
+	if errs != nil {
+		return nil, validationFailed(errs...)
+	}
+	return values, nil
+}
+
+// shownValues returns values without those that fields no longer define: the
+// values of fields that are gone, and the options that a select field no
+// longer has (a value left without options goes too). It never modifies
+// values, and returns values itself when nothing goes.
+func shownValues(values []Value, fields []Field) []Value {
+	for i := range values {
+		if f := fieldByID(fields, values[i].FieldID); f == nil || !allShown(f, &values[i]) {
+			return slices.Collect(func(yield func(Value) bool) {
+				for _, v := range values {
+					if v, ok := shownValue(fields, v); ok && !yield(v) {
+						return
+					}
+				}
+			})
+		}
+	}
+	return values
+}
+
+// shownValue returns v with only the options that its field still has, and
+// false when nothing of v is shown.
+func shownValue(fields []Field, v Value) (Value, bool) {
+	f := fieldByID(fields, v.FieldID)
+	if f == nil || !shown(f, &v) {
+		return Value{}, false
+	}
+	if hasOptions(f.DataType) {
+		v.OptionIDs = slices.DeleteFunc(slices.Clone(v.OptionIDs), func(id int64) bool { return optionByID(f, id) == nil })
+	}
+	return v, true
+}
+
+// allShown reports whether everything of v is shown: whether f has a known
+// data type and, for a select field, whether each of v's options is still one
+// of f's.
+func allShown(f *Field, v *Value) bool {
+	rules := rulesOf(f.DataType)
+	if rules == nil || !rules.hasOptions {
+		return rules != nil
+	}
+	for _, id := range v.OptionIDs {
+		if optionByID(f, id) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValues reports whether a and b hold the same value for every field,
+// whatever their order.
+func sameValues(a, b []Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		w, ok := valueOf(b, a[i].FieldID)
+		if !ok || !sameValue(&a[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue reports whether a and b are the same value.
+func sameValue(a, b *Value) bool {
+	return a.FieldID == b.FieldID && a.Text == b.Text && a.Number == b.Number &&
+		a.Date == b.Date && slices.Equal(a.OptionIDs, b.OptionIDs)
+}
+
+// valueOf returns the value of field id among values.
+func valueOf(values []Value, id int64) (*Value, bool) {
+	for i := range values {
+		if values[i].FieldID == id {
+			return &values[i], true
+		}
+	}
+	return nil, false
+}
