@@ -47,9 +47,15 @@ type Config struct {
 	// one is refused with 413. The zero value means 1 MiB.
 	MaxBodyBytes int64
 
-	// WriteLimits is the secondary rate limit on writes, per principal. The
-	// zero value means 80 writes a minute and 500 an hour.
+	// WriteLimits is the secondary rate limit on writes, per principal, of
+	// the in-process limiter. The zero value means 80 writes a minute and
+	// 500 an hour. It is not read when WriteLimiter is set.
 	WriteLimits WriteLimits
+
+	// WriteLimiter decides the secondary rate limit. The zero value means
+	// NewWriteLimiter(WriteLimits), which counts the writes of this process
+	// alone.
+	WriteLimiter WriteLimiter
 
 	// MaxInFlight is the most requests the handler serves at once; more are
 	// answered at once with 503 and Retry-After instead of waiting in a queue
@@ -98,7 +104,7 @@ type Handler struct {
 	maxBodyBytes  int64
 	log           *slog.Logger
 	inFlight      inFlightLimit
-	writeLimiter  *writeLimiter
+	writeLimiter  WriteLimiter
 	header        headerNames
 	ids           *requestIDs
 	lists         *listCache
@@ -133,7 +139,7 @@ func New(cfg Config) (*Handler, error) {
 		maxBodyBytes:  cfg.MaxBodyBytes,
 		log:           cfg.Logger,
 		inFlight:      newInFlightLimit(cfg.MaxInFlight),
-		writeLimiter:  newWriteLimiter(cfg.WriteLimits),
+		writeLimiter:  cfg.WriteLimiter,
 		header: headerNames{
 			version:         vendor("X-%s-Api-Version"),
 			versionSelected: vendor("X-%s-Api-Version-Selected"),
@@ -190,5 +196,8 @@ func (cfg *Config) setDefaults() {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.WriteLimiter == nil {
+		cfg.WriteLimiter = newWriteLimiter(cfg.WriteLimits)
 	}
 }

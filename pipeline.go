@@ -123,10 +123,13 @@ func (h *Handler) identify(c *call) error {
 // limitWrites applies the secondary rate limit to a write of c's principal,
 // who is authorized; it lets other operations through.
 func (h *Handler) limitWrites(c *call) error {
-	if !c.route.op.writes() || !h.writeLimiter.limits() {
+	if !c.route.op.writes() {
 		return nil
 	}
-	if ok, wait := h.writeLimiter.allow(string(c.principal.Kind) + ":" + c.principal.Login); !ok {
+	if l, ok := h.writeLimiter.(*writeLimiter); ok && !l.limits() {
+		return nil // without building the principal's key
+	}
+	if ok, wait := h.writeLimiter.AllowWrite(c.ctx(), string(c.principal.Kind)+":"+c.principal.Login); !ok {
 		return secondaryRateLimited(wait)
 	}
 	return nil

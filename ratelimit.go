@@ -2,6 +2,7 @@ package issuefields
 
 import (
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"strconv"
 	"sync"
@@ -32,6 +33,31 @@ type WriteLimits struct {
 	// value means 10,000.
 	MaxKeys int
 }
+
+// A WriteLimiter decides the secondary rate limit on writes. The handler asks
+// it once for every write request that passed authorization, before it reads
+// the request's body, with a key that names the principal, and refuses the
+// write (422, with Retry-After) when it says no.
+//
+// AllowWrite reports whether the principal named key may make one more
+// write now and, if so, counts the write; a write it refuses counts against
+// nothing, and retryAfter says how long until one would be allowed. It is
+// called from many goroutines at once, with the request's context, and must
+// answer quickly: a limiter that consults something outside the process
+// bounds that wait itself, and decides locally when it cannot. Its memory
+// must stay bounded however many keys it sees.
+//
+// NewWriteLimiter gives the in-process limiter, the default; pgstore offers
+// one that several servers sharing a database share.
+type WriteLimiter interface {
+	AllowWrite(ctx context.Context, key string) (ok bool, retryAfter time.Duration)
+}
+
+// NewWriteLimiter returns the in-process WriteLimiter that enforces limits:
+// a pair of token buckets (golang.org/x/time/rate) per key, the keys held in
+// a bounded least-recently-used list. It is what the handler uses when
+// Config.WriteLimiter is nil.
+func NewWriteLimiter(limits WriteLimits) WriteLimiter { return newWriteLimiter(limits) }
 
 // writeLimiter enforces WriteLimits: a keyed pair of token buckets, the keys
 // held in a bounded LRU so that memory stays bounded however many keys
@@ -97,14 +123,14 @@ func (l *writeLimiter) addPeriod(count, def int, period time.Duration) {
 	})
 }
 
-// limits reports whether any limit is on; allow lets every write through
-// when none is.
+// limits reports whether any limit is on; AllowWrite lets every write
+// through when none is.
 func (l *writeLimiter) limits() bool { return len(l.periods) > 0 }
 
-// allow reports whether key may write now and, if so, counts the write
+// AllowWrite reports whether key may write now and, if so, counts the write
 // against every limit that is on. A refused write counts against none of
 // them; retryAfter is then how long until every limit would allow one more.
-func (l *writeLimiter) allow(key string) (ok bool, retryAfter time.Duration) {
+func (l *writeLimiter) AllowWrite(_ context.Context, key string) (ok bool, retryAfter time.Duration) {
 	if !l.limits() {
 		return true, 0
 	}

@@ -1,6 +1,7 @@
 package issuefields
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"strconv"
@@ -35,22 +36,22 @@ func (c *limitClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// allowN calls l.allow(key) n times and fails the test unless every call is
+// allowN calls l.AllowWrite(context.Background(), key) n times and fails the test unless every call is
 // allowed.
 func allowN(t *testing.T, l *writeLimiter, key string, n int) {
 	t.Helper()
 	for i := range n {
-		if ok, retry := l.allow(key); !ok {
+		if ok, retry := l.AllowWrite(context.Background(), key); !ok {
 			t.Fatalf("write %d of %d for %q: refused, retry after %v; want allowed", i+1, n, key, retry)
 		}
 	}
 }
 
-// refused calls l.allow(key) once, fails the test if the call is allowed, and
+// refused calls l.AllowWrite(context.Background(), key) once, fails the test if the call is allowed, and
 // returns the retry-after duration.
 func refused(t *testing.T, l *writeLimiter, key string) time.Duration {
 	t.Helper()
-	ok, retry := l.allow(key)
+	ok, retry := l.AllowWrite(context.Background(), key)
 	if ok {
 		t.Fatalf("write for %q: allowed; want refused", key)
 	}
@@ -287,7 +288,7 @@ func TestWriteLimitOff(t *testing.T) {
 		l := limiterWithClock(WriteLimits{PerMinute: -1, PerHour: -1}, clock.Now)
 
 		for i := range 100000 {
-			if ok, retry := l.allow("octocat"); !ok || retry != 0 {
+			if ok, retry := l.AllowWrite(context.Background(), "octocat"); !ok || retry != 0 {
 				t.Fatalf("write %d: allow = %v, %v; want true, 0", i+1, ok, retry)
 			}
 		}
@@ -357,7 +358,7 @@ func BenchmarkWriteLimitLongKeys(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		l := newWriteLimiter(WriteLimits{})
 		for i := range defaultWriteLimitKeys {
-			l.allow(login + strconv.Itoa(i))
+			l.AllowWrite(context.Background(), login+strconv.Itoa(i))
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
@@ -395,12 +396,12 @@ func TestWriteLimitConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 100 {
-				if ok, _ := l.allow("octocat"); ok {
+				if ok, _ := l.AllowWrite(context.Background(), "octocat"); ok {
 					allowed.Add(1)
 				}
 				// Other keys contend for the same lock and evict
 				// nothing: far fewer than defaultWriteLimitKeys.
-				l.allow("other-" + strconv.Itoa(g))
+				l.AllowWrite(context.Background(), "other-"+strconv.Itoa(g))
 			}
 		}()
 	}
@@ -439,7 +440,7 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			clock.Advance(10 * time.Second)
-			if ok, _ := l.allow("octocat"); !ok {
+			if ok, _ := l.AllowWrite(context.Background(), "octocat"); !ok {
 				b.Fatal("refused")
 			}
 		}
@@ -449,11 +450,11 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 		clock := newLimitClock()
 		l := limiterWithClock(WriteLimits{}, clock.Now)
 		for range defaultWritesPerMinute {
-			l.allow("octocat")
+			l.AllowWrite(context.Background(), "octocat")
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			if ok, _ := l.allow("octocat"); ok {
+			if ok, _ := l.AllowWrite(context.Background(), "octocat"); ok {
 				b.Fatal("allowed")
 			}
 		}
@@ -464,7 +465,7 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				l.allow("octocat")
+				l.AllowWrite(context.Background(), "octocat")
 			}
 		})
 	})
@@ -482,7 +483,7 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			clock.Advance(time.Millisecond)
-			l.allow(keys[i%defaultWriteLimitKeys])
+			l.AllowWrite(context.Background(), keys[i%defaultWriteLimitKeys])
 			i++
 		}
 	})
@@ -494,7 +495,7 @@ func BenchmarkWriteLimiterAllow(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			l.allow(keys[i%len(keys)])
+			l.AllowWrite(context.Background(), keys[i%len(keys)])
 			i++
 		}
 	})
