@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/issuefields/issuefields v0.0.0
+	github.com/issuefields/issuefields/example v0.0.0
 	github.com/jackc/pgx/v5 v5.12.0
 )
 
@@ -17,3 +18,5 @@ require (
 )
 
 replace github.com/issuefields/issuefields => ../
+
+replace github.com/issuefields/issuefields/example => ../example
