@@ -99,10 +99,27 @@ var numberRules = dataTypeRules{
 		if err != nil {
 			return v, fieldIs(f) + ": value " + excerpt(raw) + " is out of the range of a 64-bit floating-point number."
 		}
+		if n == 0 && !writesZero(raw) {
+			return v, fieldIs(f) + ": value " + excerpt(raw) + " is too close to zero for a 64-bit floating-point number, which would hold it as 0."
+		}
 		v.Number = n + 0 // turns -0 into 0
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.Float(buf, v.Number) },
+}
+
+// writesZero reports whether the JSON number raw is zero as written: whether
+// every digit before its exponent is 0.
+func writesZero(raw []byte) bool {
+	for _, c := range raw {
+		switch {
+		case c == 'e' || c == 'E':
+			return true
+		case '1' <= c && c <= '9':
+			return false
+		}
+	}
+	return true
 }
 
 // dateRules: a calendar date written "YYYY-MM-DD".

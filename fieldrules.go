@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
+	"github.com/issuefields/issuefields/internal/fieldname"
 )
 
 // The rules of field definitions, which the field management routes apply to
@@ -25,9 +21,6 @@ const (
 	maxFields = 25
 	// maxOptions is the most options of a select field.
 	maxOptions = 50
-	// maxNameLength is the most characters (Unicode code points) of a
-	// field's or an option's name.
-	maxNameLength = 64
 	// maxDescriptionLength is the most characters of a field's or an
 	// option's description.
 	maxDescriptionLength = 1024
@@ -72,10 +65,10 @@ func ValidateFields(fields []Field) error {
 		default:
 			ids[f.ID] = f
 		}
-		if other, taken := names[nameKey(f.Name)]; taken && f.Name != "" {
-			fail("duplicate field name %q: field %d is called %q", f.Name, other.ID, other.Name)
+		if key := fieldname.Key(f.Name); names[key] != nil && f.Name != "" {
+			fail("duplicate field name %q: field %d is called %q", f.Name, names[key].ID, names[key].Name)
 		} else {
-			names[nameKey(f.Name)] = f
+			names[key] = f
 		}
 		optionIDs := make(map[int64]bool, len(f.Options))
 		for _, o := range f.Options {
@@ -99,7 +92,7 @@ func ValidateFields(fields []Field) error {
 // part of f at fault.
 func definitionProblems(f *Field) []string {
 	var problems []string
-	if p := nameProblem(f.Name); p != "" {
+	if p := fieldname.Problem(f.Name); p != "" {
 		problems = append(problems, p)
 	}
 	if n := utf8.RuneCountInString(f.Description); n > maxDescriptionLength {
@@ -118,7 +111,7 @@ func definitionProblems(f *Field) []string {
 	case len(f.Options) > maxOptions:
 		problems = append(problems, fmt.Sprintf("it has %d options; a field may have at most %d", len(f.Options), maxOptions))
 	}
-	names := make(map[string]bool, len(f.Options))
+	names := make(map[string]string, len(f.Options))
 	for _, o := range f.Options {
 		option := fmt.Sprintf("option %q", o.Name)
 		switch {
@@ -128,12 +121,12 @@ func definitionProblems(f *Field) []string {
 		default:
 			option = "an unnamed option"
 		}
-		if p := nameProblem(o.Name); p != "" {
+		if p := fieldname.Problem(o.Name); p != "" {
 			problems = append(problems, option+": "+p)
-		} else if key := nameKey(o.Name); names[key] {
-			problems = append(problems, fmt.Sprintf("duplicate option name %q", o.Name))
+		} else if key := fieldname.Key(o.Name); names[key] != "" {
+			problems = append(problems, fmt.Sprintf("duplicate option name %q: another option is called %q", o.Name, names[key]))
 		} else {
-			names[key] = true
+			names[key] = o.Name
 		}
 		if !slices.Contains(optionColors, o.Color) {
 			problems = append(problems, fmt.Sprintf("%s: color %q is not one of %s", option, o.Color, strings.Join(optionColors, ", ")))
@@ -143,72 +136,4 @@ func definitionProblems(f *Field) []string {
 		}
 	}
 	return problems
-}
-
-// nameProblem says what breaks the rules of names in name, or returns "".
-func nameProblem(name string) string {
-	if name == "" {
-		return "empty name"
-	}
-	if n := utf8.RuneCountInString(name); n > maxNameLength {
-		return fmt.Sprintf("the name has %d characters; a name has at most %d", n, maxNameLength)
-	}
-	first, _ := utf8.DecodeRuneInString(name)
-	last, _ := utf8.DecodeLastRuneInString(name)
-	if unicode.IsSpace(first) || unicode.IsSpace(last) {
-		return fmt.Sprintf("the name %q begins or ends with white space", name)
-	}
-	visible := false
-	for _, r := range name {
-		switch {
-		case r == utf8.RuneError:
-			return "the name is not valid UTF-8"
-		case unicode.IsControl(r):
-			return fmt.Sprintf("the name %q has the control character %U", name, r)
-		case isBidiControl(r):
-			return fmt.Sprintf("the name %q has the bidirectional control %U", name, r)
-		case !unicode.IsSpace(r) && !isDefaultIgnorable(r):
-			visible = true
-		}
-	}
-	if !visible {
-		return fmt.Sprintf("the name %q has nothing visible", name)
-	}
-	return ""
-}
-
-// isBidiControl reports whether r is a bidirectional embedding, override or
-// isolate control (U+202A to U+202E, U+2066 to U+2069), which can make a name
-// show as another.
-func isBidiControl(r rune) bool {
-	return '\u202A' <= r && r <= '\u202E' || '\u2066' <= r && r <= '\u2069'
-}
-
-// defaultIgnorable holds Unicode's default-ignorable code points, which show
-// as nothing: the format characters (such as zero-width spaces and joiners),
-// variation selectors and the others that Unicode lists, but for the few
-// format characters that show (prepended concatenation marks, the
-// interlinear annotation characters).
-var defaultIgnorable = runes.Predicate(func(r rune) bool {
-	if unicode.Is(unicode.Prepended_Concatenation_Mark, r) || '\uFFF9' <= r && r <= '\uFFFB' {
-		return false
-	}
-	return unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector, unicode.Cf) &&
-		!unicode.Is(unicode.White_Space, r)
-})
-
-// isDefaultIgnorable reports whether r is default-ignorable.
-func isDefaultIgnorable(r rune) bool { return defaultIgnorable.Contains(r) }
-
-// nameKey returns the key that two names share exactly when they are the
-// same name: without default-ignorable characters, NFKC-normalized and case
-// folded (then normalized again, as folding may undo it).
-func nameKey(name string) string {
-	// A Caser keeps state, so each call makes its own.
-	t := transform.Chain(runes.Remove(defaultIgnorable), norm.NFKC, cases.Fold(), norm.NFKC)
-	key, _, err := transform.String(t, name)
-	if err != nil {
-		return name
-	}
-	return key
 }

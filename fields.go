@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/issuefields/issuefields/internal/fieldname"
 )
 
 // The field management routes: list, create, update and delete the issue
@@ -86,6 +88,11 @@ func (h *Handler) updateField(c *call) error {
 		}
 		next := slices.Clone(current)
 		next[i] = f
+		if f.Name == current[i].Name {
+			// A name is checked when it is given: two fields that had one
+			// name before the rules stay as they are.
+			return next, nil
+		}
 		return next, nameTaken(f, current)
 	})
 	if err != nil {
@@ -97,9 +104,9 @@ func (h *Handler) updateField(c *call) error {
 // nameTaken returns the 422 for f when another field of current has its
 // name, or nil.
 func nameTaken(f Field, current []Field) error {
-	key := nameKey(f.Name)
+	key := fieldname.Key(f.Name)
 	for _, g := range current {
-		if g.ID != f.ID && nameKey(g.Name) == key {
+		if g.ID != f.ID && fieldname.Key(g.Name) == key {
 			return validationFailed(fmt.Sprintf("The organization has a field named %q already; names ignore case, width and invisible characters.", g.Name))
 		}
 	}

@@ -293,6 +293,12 @@ func judgeItem(raw any, post bool, seen map[int64]bool) (issuefields.Value, bool
 		if !ok || json.Unmarshal([]byte(n), &out.Number) != nil {
 			return out, false
 		}
+		// A number that is not zero as written but that float64 holds as
+		// 0 is refused, as one too large for it is.
+		mantissa, _, _ := strings.Cut(strings.ToLower(string(n)), "e")
+		if out.Number == 0 && strings.Trim(mantissa, "-0.") != "" {
+			return out, false
+		}
 	case issuefields.DataTypeDate:
 		s, _ := value.(string)
 		m := dateLayout.FindStringSubmatch(s)

@@ -149,3 +149,41 @@ func TestURLsUseRequestHost(t *testing.T) {
 		}
 	}
 }
+
+// TestMountBeforeServeMux mounts the handler as docs/behaviour.md says a
+// host does to have every path under its prefix answered by the handler: the
+// host's ServeMux would redirect a path with // or .. to its clean form,
+// with a text/html 307, before the handler saw it.
+func TestMountBeforeServeMux(t *testing.T) {
+	h, _ := newFixtureHandler(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "home\n") })
+	api := http.StripPrefix("/api", h)
+	root := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+	values := valuesPath(org, publicRepo, 1)
+	if r := serve(root, httptest.NewRequest("GET", "/api"+values, nil)); r.status != http.StatusOK {
+		t.Errorf("GET /api%s: %d %s, want 200", values, r.status, r.body)
+	}
+	for _, path := range []string{
+		"/api/" + values,
+		"/api/repos/" + org + "//" + publicRepo + "/issues/1/issue-field-values",
+		"/api/repos/" + org + "/x/../" + publicRepo + "/issues/1/issue-field-values",
+		"/api/orgs//" + org + "/issue-fields",
+	} {
+		r := serve(root, httptest.NewRequest("POST", path, strings.NewReader(writeBody())))
+		var e errorResponse
+		if r.status != http.StatusNotFound || r.header.Get("Content-Type") != "application/json; charset=utf-8" ||
+			json.Unmarshal([]byte(r.body), &e) != nil || e.Message != "Not Found" || r.header.Get("Location") != "" {
+			t.Errorf("POST %s: %d %q %s, Location %q; want the handler's JSON 404", path, r.status, r.header.Get("Content-Type"), r.body, r.header.Get("Location"))
+		}
+	}
+	if r := serve(root, httptest.NewRequest("GET", "/", nil)); r.body != "home\n" {
+		t.Errorf("GET /: %d %s, want the host's home page", r.status, r.body)
+	}
+}

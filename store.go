@@ -205,6 +205,11 @@ type FieldManager interface {
 	// returns an error that wraps ErrNotFound as OrganizationFields does.
 	// Every Snapshot and OrganizationFields that begins after ChangeFields
 	// returns sees the change, on every server that shares the store.
+	//
+	// The handler's change gives no new or renamed field or option a name
+	// that another one has (as ValidateFields compares names), and names
+	// that it leaves as they were are never its concern: an organization
+	// whose fields got such names by other means keeps them.
 	ChangeFields(ctx context.Context, org string, change func(current []Field) ([]Field, error)) ([]Field, error)
 }
 

@@ -22,6 +22,14 @@ import (
 // the fields a new version, so every Store on the database reads them again.
 // It leaves the issues alone: values of a field or an option that the change
 // removes stay in the database, and the handler no longer shows them.
+//
+// It writes the key of every name (see nameKeys), so that the database
+// refuses a field or an option that is new, or renamed, with the name of
+// another field of the organization or another option of its field: then
+// ChangeFields changes nothing and returns an error that says so. The
+// handler never asks for such a change (it checks names while the
+// organization's row is locked), so the index stops only rows written by
+// other means. Names that the change keeps are never refused.
 func (s *Store) ChangeFields(ctx context.Context, org string, change func(current []issuefields.Field) ([]issuefields.Field, error)) ([]issuefields.Field, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -52,11 +60,15 @@ func (s *Store) ChangeFields(ctx context.Context, org string, change func(curren
 	batch := &pgx.Batch{}
 	batch.Queue(`DELETE FROM field_options WHERE account_id = $1`, accountID)
 	batch.Queue(`DELETE FROM fields WHERE account_id = $1`, accountID)
-	for _, f := range stored {
-		queueInsertField(batch, accountID, f)
+	for i, keys := range nameKeys(current, stored) {
+		queueInsertField(batch, accountID, stored[i], keys)
 	}
 	batch.Queue(`UPDATE accounts SET last_field_id = $2 WHERE id = $1`, accountID, lastID)
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+	err = tx.SendBatch(ctx, batch).Close()
+	switch {
+	case nameTaken(err):
+		return nil, fmt.Errorf("pgstore: %s: a name that another field or option has: %w", what, err)
+	case err != nil:
 		return nil, wrap(what, err)
 	}
 	if err := tx.Commit(ctx); err != nil {

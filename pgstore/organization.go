@@ -37,6 +37,26 @@ func (s *Store) AddOrganization(login string) error {
 	})
 }
 
+// Organizations returns the logins of the store's organizations, spelt as
+// they were added, in the order they were added. A server may check each
+// one's fields with [issuefields.ValidateFields], through
+// [Store.OrganizationFields], to report what a database holds from before a
+// rule, such as two fields whose names differ only in case: the store keeps
+// serving those as they are.
+func (s *Store) Organizations(ctx context.Context) ([]string, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT login FROM accounts WHERE organization ORDER BY id`)
+	if err != nil {
+		return nil, wrap("list the organizations", err)
+	}
+	logins, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, wrap("list the organizations", err)
+	}
+	return logins, nil
+}
+
 // AddField appends f to the fields of the organization org. It returns an
 // error, and adds nothing, if org is not an organization of the store (an
 // error that wraps [issuefields.ErrNotFound]) or if
@@ -67,7 +87,7 @@ func (s *Store) AddField(org string, f issuefields.Field) error {
 			lastID = max(lastID, o.ID)
 		}
 		batch := &pgx.Batch{}
-		queueInsertField(batch, a.id, f)
+		queueInsertField(batch, a.id, f, nameKeys(nil, []issuefields.Field{f})[0])
 		batch.Queue(`UPDATE accounts SET last_field_id = greatest(last_field_id, $2) WHERE id = $1`, a.id, lastID)
 		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 			return wrap(what, err)
@@ -77,15 +97,17 @@ func (s *Store) AddField(org string, f issuefields.Field) error {
 }
 
 // queueInsertField queues the statements that store f, with its options in
-// order, after the fields of the organization whose account is accountID.
-func queueInsertField(batch *pgx.Batch, accountID int64, f issuefields.Field) {
-	batch.Queue(`INSERT INTO fields (account_id, id, position, name, data_type, description, visibility, created_at, updated_at)
-		SELECT $1, $2, coalesce(max(position) + 1, 0), $3, $4, $5, $6, $7, $8 FROM fields WHERE account_id = $1`,
-		accountID, f.ID, f.Name, string(f.DataType), f.Description, string(f.Visibility), optionalTime(f.CreatedAt), optionalTime(f.UpdatedAt))
+// order, after the fields of the organization whose account is accountID,
+// under the keys of their names.
+func queueInsertField(batch *pgx.Batch, accountID int64, f issuefields.Field, keys fieldKeys) {
+	batch.Queue(`INSERT INTO fields (account_id, id, position, name, name_key, data_type, description, visibility, created_at, updated_at)
+		SELECT $1, $2, coalesce(max(position) + 1, 0), $3, $4, $5, $6, $7, $8, $9 FROM fields WHERE account_id = $1`,
+		accountID, f.ID, f.Name, keys.name, string(f.DataType), f.Description, string(f.Visibility),
+		optionalTime(f.CreatedAt), optionalTime(f.UpdatedAt))
 	for i, o := range f.Options {
-		batch.Queue(`INSERT INTO field_options (account_id, field_id, id, position, name, color, description, priority)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			accountID, f.ID, o.ID, i, o.Name, o.Color, o.Description, o.Priority)
+		batch.Queue(`INSERT INTO field_options (account_id, field_id, id, position, name, name_key, color, description, priority)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			accountID, f.ID, o.ID, i, o.Name, keys.options[i], o.Color, o.Description, o.Priority)
 	}
 }
 

@@ -16,6 +16,7 @@ var fieldManagerCases = []testCase{
 	{"OrganizationFields and ChangeFields return ErrNotFound for an unknown organization or a user", orgFieldsNotFound},
 	{"ChangeFields calls change with the current fields, stores every attribute of a field and gives new fields and options new IDs, which every Snapshot and OrganizationFields shows at once", changeFieldsAdds},
 	{"ChangeFields stores the fields that change returns as given, without validating them", changeFieldsNotValidated},
+	{"ChangeFields stores a field or an option with another one's name, or refuses it and changes nothing; names a change keeps are never refused", changeFieldsNameTaken},
 	{"ChangeFields keeps the values and versions of issues when it removes no field or option", changeFieldsKeepsValues},
 	{"ChangeFields never gives an ID that a field or an option of the organization had before, even a deleted one", changeFieldsNoReuse},
 	{"ChangeFields returns an error that wraps the error of change, and changes nothing", changeFieldsChangeFails},
@@ -211,6 +212,46 @@ func changeFieldsNotValidated(e *env) {
 		e.r.Errorf("ChangeFields returned %+v, want %+v", got, want)
 	}
 	e.wantOrgFields("octo-org", repo, want, "after ChangeFields stored fields that no handler would")
+}
+
+func changeFieldsNameTaken(e *env) {
+	m := e.manager()
+	if m == nil {
+		return
+	}
+	e.addOrgs("octo-org")
+	e.addFields("octo-org", octoFields())
+	repo := e.addRepoWithIssue("octo-org", "hello-world")
+	withOption := func(current []issuefields.Field, name string) []issuefields.Field {
+		next := deepFields(current)
+		next[0].Options = append(next[0].Options, issuefields.FieldOption{Name: name, Color: "blue"})
+		return next
+	}
+	for what, change := range map[string]func([]issuefields.Field) []issuefields.Field{
+		"a field named PRIORITY": func(current []issuefields.Field) []issuefields.Field {
+			return append(slices.Clip(current), issuefields.Field{Name: "PRIORITY", DataType: issuefields.DataTypeText})
+		},
+		"an option named High\u200b": func(current []issuefields.Field) []issuefields.Field { return withOption(current, "High\u200b") },
+	} {
+		before := e.orgFields("octo-org")
+		stored, err := m.ChangeFields(e.ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
+			return change(current), nil
+		})
+		if err != nil {
+			e.wantOrgFields("octo-org", repo, before, "after ChangeFields refused "+what)
+			continue
+		}
+		// The names are stored: a change that keeps them, and renames
+		// another field, is not refused.
+		e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
+			next := deepFields(current)
+			next[1].Name = "Remarks"
+			return next
+		})
+		want := deepFields(stored)
+		want[1].Name = "Remarks"
+		e.wantOrgFields("octo-org", repo, want, "after a change that kept "+what)
+	}
 }
 
 func changeFieldsKeepsValues(e *env) {
