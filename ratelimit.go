@@ -34,6 +34,22 @@ type WriteLimits struct {
 	MaxKeys int
 }
 
+// WithDefaults returns l with each zero value replaced by its default, and
+// a zero or negative MaxKeys by 10,000: the limits that a WriteLimiter
+// enforces. A negative PerMinute or PerHour stays negative, and so off.
+func (l WriteLimits) WithDefaults() WriteLimits {
+	if l.PerMinute == 0 {
+		l.PerMinute = defaultWritesPerMinute
+	}
+	if l.PerHour == 0 {
+		l.PerHour = defaultWritesPerHour
+	}
+	if l.MaxKeys <= 0 {
+		l.MaxKeys = defaultWriteLimitKeys
+	}
+	return l
+}
+
 // A WriteLimiter decides the secondary rate limit on writes. The handler asks
 // it once for every write request that passed authorization, before it reads
 // the request's body, with a key that names the principal, and refuses the
@@ -91,31 +107,26 @@ type writeBucket struct {
 // newWriteLimiter returns a writeLimiter enforcing c, with the defaults
 // applied.
 func newWriteLimiter(c WriteLimits) *writeLimiter {
+	c = c.WithDefaults()
 	l := &writeLimiter{
 		maxKeys: c.MaxKeys,
 		now:     time.Now,
 		lru:     list.New(),
 		byKey:   make(map[string]*list.Element),
 	}
-	if l.maxKeys <= 0 {
-		l.maxKeys = defaultWriteLimitKeys
-	}
-	l.addPeriod(c.PerMinute, defaultWritesPerMinute, time.Minute)
-	l.addPeriod(c.PerHour, defaultWritesPerHour, time.Hour)
+	l.addPeriod(c.PerMinute, time.Minute)
+	l.addPeriod(c.PerHour, time.Hour)
 	return l
 }
 
 // addPeriod turns on a limit of count writes per period, unless count is
-// negative; zero means def. A limit that is off has no limiter at all, since
-// a rate.Limiter with a zero rate would refuse everything once its burst is
-// spent. The rate is count/period per second, which is rate.Every(period/count)
-// without rounding period/count to whole nanoseconds.
-func (l *writeLimiter) addPeriod(count, def int, period time.Duration) {
-	switch {
-	case count < 0:
+// negative. A limit that is off has no limiter at all, since a rate.Limiter
+// with a zero rate would refuse everything once its burst is spent. The rate
+// is count/period per second, which is rate.Every(period/count) without
+// rounding period/count to whole nanoseconds.
+func (l *writeLimiter) addPeriod(count int, period time.Duration) {
+	if count < 0 {
 		return
-	case count == 0:
-		count = def
 	}
 	l.periods = append(l.periods, writePeriod{
 		limit: rate.Limit(float64(count) / period.Seconds()),

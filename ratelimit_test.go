@@ -139,3 +139,18 @@ func TestRateLimitOff(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLimitsWithDefaults checks the limits that a WriteLimiter enforces
+// for each kind of value: zero selects the default, a negative count stays
+// off, and a MaxKeys below one selects 10,000.
+func TestWriteLimitsWithDefaults(t *testing.T) {
+	for _, c := range []struct{ given, want issuefields.WriteLimits }{
+		{issuefields.WriteLimits{}, issuefields.WriteLimits{PerMinute: defaultWritesPerMinute, PerHour: defaultWritesPerHour, MaxKeys: 10000}},
+		{issuefields.WriteLimits{PerMinute: -1, PerHour: 7, MaxKeys: -3}, issuefields.WriteLimits{PerMinute: -1, PerHour: 7, MaxKeys: 10000}},
+		{issuefields.WriteLimits{PerMinute: 3, PerHour: -1, MaxKeys: 5}, issuefields.WriteLimits{PerMinute: 3, PerHour: -1, MaxKeys: 5}},
+	} {
+		if got := c.given.WithDefaults(); got != c.want {
+			t.Errorf("%+v.WithDefaults() = %+v, want %+v", c.given, got, c.want)
+		}
+	}
+}

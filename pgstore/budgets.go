@@ -1,0 +1,125 @@
+package pgstore
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// writeBudgetsSQL is migration 7: the table write_budgets and the functions
+// that take and give back the writes of its budgets.
+//
+//go:embed migrations/007_write_budgets.sql
+var writeBudgetsSQL string
+
+// Batches of the statements that maintain the write_budgets table, so that
+// each statement is short, whatever the number of keys.
+const (
+	// giveBackBatch is the most keys whose leases one statement gives back.
+	giveBackBatch = 500
+	// forgetBatch is the most full budgets that one statement deletes, and
+	// forgetRounds the most such statements in one sweep.
+	forgetBatch  = 5000
+	forgetRounds = 10
+)
+
+// budgets is the write_budgets table of migration 7, through the functions
+// that it defines: each key's budget of writes under the limits of one
+// WriteLimiter. Every call bounds each of its statements by wait.
+type budgets struct {
+	pool *pgxpool.Pool
+	// minute and hour are the counts of the limits, or nil for a limit that
+	// is off, as lease_writes takes them.
+	minute, hour any
+	wait         time.Duration
+}
+
+// take takes up to wanted writes of key's budget, at the database's time
+// plus offset, and returns how many it granted; when it granted none, wait is
+// how long until the budget holds one.
+func (b budgets) take(ctx context.Context, key string, wanted int, offset time.Duration) (granted int, wait time.Duration, err error) {
+	ctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	var seconds *float64
+	err = b.pool.QueryRow(ctx, `SELECT granted, wait_seconds FROM lease_writes(ARRAY[$1::text], ARRAY[0], ARRAY[$2::integer], $3, $4, $5)`,
+		key, wanted, offset, b.minute, b.hour).Scan(&granted, &seconds)
+	if err != nil {
+		return 0, 0, wrap("take writes of the shared write limit", err)
+	}
+	if seconds != nil {
+		wait = time.Duration(*seconds * float64(time.Second))
+	}
+	return granted, wait, nil
+}
+
+// giveBack gives back to each of keys the unspent writes of the same index,
+// at the database's time plus offset.
+func (b budgets) giveBack(ctx context.Context, keys []string, writes []int32, offset time.Duration) error {
+	for start := 0; start < len(keys); start += giveBackBatch {
+		end := min(start+giveBackBatch, len(keys))
+		if err := b.giveBackBatch(ctx, keys[start:end], writes[start:end], offset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// giveBackBatch is giveBack of one statement.
+func (b budgets) giveBackBatch(ctx context.Context, keys []string, writes []int32, offset time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	_, err := b.pool.Exec(ctx, `SELECT FROM lease_writes($1, $2, $3, $4, $5, $6)`,
+		keys, writes, make([]int32, len(keys)), offset, b.minute, b.hour)
+	if err != nil {
+		return wrap("give back writes of the shared write limit", err)
+	}
+	return nil
+}
+
+// forgetFull deletes the rows of budgets that are full again at the
+// database's time plus offset, which a missing row means too; rows that a
+// take or a give-back holds locked are left for a later call.
+func (b budgets) forgetFull(ctx context.Context, offset time.Duration) error {
+	for range forgetRounds {
+		deleted, err := b.forgetFullBatch(ctx, offset)
+		if err != nil || deleted < forgetBatch {
+			return err
+		}
+	}
+	return nil
+}
+
+// forgetFullBatch is forgetFull of one statement; it returns how many rows
+// it deleted.
+func (b budgets) forgetFullBatch(ctx context.Context, offset time.Duration) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	tag, err := b.pool.Exec(ctx, `DELETE FROM write_budgets WHERE key IN (
+		SELECT key FROM write_budgets WHERE full_at <= clock_timestamp() + $1::interval LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+		offset, forgetBatch)
+	if err != nil {
+		return 0, wrap("delete full budgets of the shared write limit", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// maxBudgetKeyBytes is the longest key that the table keeps as it is.
+const maxBudgetKeyBytes = 64
+
+// budgetKey returns the key that the table keeps for key: key itself, or,
+// for a key longer than maxBudgetKeyBytes or one that a text column cannot
+// hold (invalid UTF-8, NUL), "sha256:" and its hash in hexadecimal, so that
+// a row's size is bounded however long the logins that come.
+func budgetKey(key string) string {
+	if len(key) <= maxBudgetKeyBytes && utf8.ValidString(key) && !strings.ContainsRune(key, 0) {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

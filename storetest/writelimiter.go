@@ -1,0 +1,117 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/issuefields/issuefields"
+)
+
+// RunWriteLimiter runs every case of the suite of [issuefields.WriteLimiter]
+// as a subtest of t named with the sentence of the contract it enforces. A
+// case calls newLimiter for a limiter that enforces limits and has counted
+// no write yet; the limiter is the case's alone, and newLimiter may register
+// its cleanup with t. The cases take a few seconds in all: some wait for a
+// limit to refill.
+func RunWriteLimiter(t *testing.T, newLimiter func(t *testing.T, limits issuefields.WriteLimits) issuefields.WriteLimiter) {
+	for _, c := range limiterCases {
+		t.Run(c.name, func(t *testing.T) {
+			c.run(&limiterEnv{r: t, ctx: context.Background(),
+				newLimiter: func(limits issuefields.WriteLimits) issuefields.WriteLimiter { return newLimiter(t, limits) }})
+		})
+	}
+}
+
+// TestWriteLimiter runs every case of the suite of [issuefields.WriteLimiter]
+// without a [testing.T], calling newLimiter as [RunWriteLimiter] does. If a
+// case fails, or newLimiter returns an error, or a limiter panics,
+// TestWriteLimiter returns an error for each failed case, combined with
+// [errors.Join], in the form of [TestStore]'s.
+func TestWriteLimiter(newLimiter func(limits issuefields.WriteLimits) (issuefields.WriteLimiter, error)) error {
+	var errs []error
+	for _, c := range limiterCases {
+		if msgs := c.record(newLimiter); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("%s:\n\t%s", c.name, strings.Join(msgs, "\n\t")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// A limiterCase is one case of the suite of WriteLimiter.
+type limiterCase struct {
+	name string // the sentence of the contract that the case enforces
+	run  func(e *limiterEnv)
+}
+
+// record runs the case with limiters from newLimiter and returns its
+// failures. It runs the case on a goroutine of its own, which a failed call
+// of newLimiter ends.
+func (c limiterCase) record(newLimiter func(issuefields.WriteLimits) (issuefields.WriteLimiter, error)) []string {
+	rec := new(recorder)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if v := recover(); v != nil {
+				rec.Errorf("panic: %v", v)
+			}
+		}()
+		c.run(&limiterEnv{r: rec, ctx: context.Background(), newLimiter: func(limits issuefields.WriteLimits) issuefields.WriteLimiter {
+			l, err := newLimiter(limits)
+			if err != nil {
+				rec.Fatalf("new limiter with %+v: %v", limits, err)
+			}
+			return l
+		}})
+	}()
+	<-done
+	return rec.msgs
+}
+
+// A limiterEnv is what a case of the suite of WriteLimiter runs with: the
+// reporter of failures and the function that makes the limiters under test.
+type limiterEnv struct {
+	r          reporter
+	ctx        context.Context
+	newLimiter func(issuefields.WriteLimits) issuefields.WriteLimiter
+}
+
+// allow calls l.AllowWrite for key n times, and reports each call that
+// refuses the write.
+func (e *limiterEnv) allow(l issuefields.WriteLimiter, key string, n int) {
+	e.r.Helper()
+	for i := range n {
+		if ok, retry := l.AllowWrite(e.ctx, key); !ok {
+			e.r.Errorf("write %d of %d of %q: refused (retryAfter %v), want allowed", i+1, n, shortKey(key), retry)
+			return
+		}
+	}
+}
+
+// refused calls l.AllowWrite for key once, reports the call if it allows
+// the write or gives a retryAfter that is not positive, and returns the
+// retryAfter.
+func (e *limiterEnv) refused(l issuefields.WriteLimiter, key string, what string) time.Duration {
+	e.r.Helper()
+	ok, retry := l.AllowWrite(e.ctx, key)
+	switch {
+	case ok:
+		e.r.Errorf("%s of %q: allowed, want refused", what, shortKey(key))
+	case retry <= 0:
+		e.r.Errorf("%s of %q: refused with retryAfter %v, want a positive duration", what, shortKey(key), retry)
+	}
+	return retry
+}
+
+// shortKey returns key, or its beginning and length when it is long, for a
+// failure's message.
+func shortKey(key string) string {
+	if len(key) <= 40 {
+		return key
+	}
+	return fmt.Sprintf("%s… (%d bytes)", key[:40], len(key))
+}
