@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -36,6 +38,15 @@ type Config struct {
 	// letters and digits. The zero value means "Service"; "GitHub" gives
 	// GitHub's header names.
 	Vendor string
+
+	// BaseURL is the public address under which clients reach the handler,
+	// such as https://api.example.com or https://example.com/api/v3: every
+	// absolute URL the handler writes (Link, Location, the url of a
+	// redirect's body) is under it. The zero value means the scheme, Host
+	// and mount prefix of each request; a request's Host is the client's to
+	// choose, so a host behind a proxy, or whose answers are cached, should
+	// set it.
+	BaseURL string
 
 	// DocumentationURL is the address that the error bodies of the values
 	// routes point to in their documentation_url member, with an anchor per
@@ -100,6 +111,7 @@ type Handler struct {
 	verifier      TokenVerifier
 	notifier      Notifier // nil for none
 	notifyTimeout time.Duration
+	baseURL       string
 	docURL        string
 	maxBodyBytes  int64
 	log           *slog.Logger
@@ -135,6 +147,7 @@ func New(cfg Config) (*Handler, error) {
 		verifier:      cfg.Verifier,
 		notifier:      cfg.Notifier,
 		notifyTimeout: cfg.NotifyTimeout,
+		baseURL:       strings.TrimSuffix(cfg.BaseURL, "/"),
 		docURL:        cfg.DocumentationURL,
 		maxBodyBytes:  cfg.MaxBodyBytes,
 		log:           cfg.Logger,
@@ -173,6 +186,9 @@ func (cfg *Config) check() error {
 	}
 	if cfg.MaxInFlight < 0 {
 		errs = append(errs, fmt.Errorf("Config.MaxInFlight is negative (%d)", cfg.MaxInFlight))
+	}
+	if u, err := url.Parse(cfg.BaseURL); cfg.BaseURL != "" && (err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.RawQuery != "") {
+		errs = append(errs, fmt.Errorf("Config.BaseURL %q is not an absolute http or https URL without a query", cfg.BaseURL))
 	}
 	if cfg.MaxBodyBytes < 0 {
 		errs = append(errs, fmt.Errorf("Config.MaxBodyBytes is negative (%d)", cfg.MaxBodyBytes))

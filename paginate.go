@@ -61,13 +61,13 @@ func (p page) bounds(n int) (lo, hi int) {
 }
 
 // link returns the Link header for p, or "" when the whole list fits on the
-// first page. The links are absolute URLs of r with its other query
-// parameters.
-func (p page) link(r *http.Request) string {
+// first page. The links are absolute URLs of r, under base, with its other
+// query parameters.
+func (p page) link(base string, r *http.Request) string {
 	if p.last == 1 && p.number == 1 {
 		return ""
 	}
-	self := selfURL(r)
+	self := selfURL(base, r)
 	var rels []string
 	add := func(rel string, number int) {
 		u := *self

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/issuefields/issuefields"
 )
 
 // TestMountPrefix mounts the handler under several prefixes and checks that
@@ -146,6 +148,40 @@ func TestURLsUseRequestHost(t *testing.T) {
 		r = serve(h, httptest.NewRequest("GET", base+valuesPath(org, "old-name", 1), nil))
 		if want := base + valuesPath(org, "renamed", 1); r.header.Get("Location") != want {
 			t.Errorf("%s: Location %q, want %q", base, r.header.Get("Location"), want)
+		}
+	}
+}
+
+// TestBaseURL checks that with Config.BaseURL every absolute URL the
+// handler writes is under it, whatever Host and scheme the request names.
+func TestBaseURL(t *testing.T) {
+	for _, base := range []string{"https://api.example.com/api/v3", "https://api.example.com/api/v3/"} {
+		h := newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t), BaseURL: base})
+		want := "https://api.example.com/api/v3"
+		r := serve(h, httptest.NewRequest("GET", "http://evil.example"+valuesPath(org, publicRepo, 1)+"?per_page=1", nil))
+		links := parseLink(t, r.header.Get("Link"))
+		if len(links) == 0 {
+			t.Fatalf("BaseURL %s: no Link in %d %s", base, r.status, r.body)
+		}
+		for rel, u := range links {
+			if !strings.HasPrefix(u.String(), want+"/repos/") {
+				t.Errorf("BaseURL %s: link %s is %s, want one under %s", base, rel, u, want)
+			}
+		}
+		r = serve(h, httptest.NewRequest("GET", "http://evil.example"+valuesPath(org, "old-name", 1), nil))
+		if loc := want + valuesPath(org, "renamed", 1); r.header.Get("Location") != loc || !strings.Contains(r.body, loc) {
+			t.Errorf("BaseURL %s: Location %q and body %s, want %q in both", base, r.header.Get("Location"), r.body, loc)
+		}
+	}
+}
+
+// TestBaseURLRefused checks that New refuses a BaseURL that is not an
+// absolute http or https URL without a query, and names the field.
+func TestBaseURLRefused(t *testing.T) {
+	for _, base := range []string{"api.example.com", "/api/v3", "ftp://api.example.com", "https://api.example.com/?a=1", "https://%zz"} {
+		_, err := issuefields.New(issuefields.Config{Store: newFixtureStore(t), Verifier: fixtureVerifier, BaseURL: base})
+		if err == nil || !strings.Contains(err.Error(), "Config.BaseURL") {
+			t.Errorf("New with BaseURL %q: error %v, want one about Config.BaseURL", base, err)
 		}
 	}
 }

@@ -37,8 +37,16 @@ func parsedMountPrefix(r *http.Request) string {
 }
 
 // absoluteURL returns the absolute URL of path, a path below the handler's
-// mount point written escaped, with rawQuery.
-func absoluteURL(r *http.Request, escapedPath, rawQuery string) *url.URL {
+// mount point written escaped, with rawQuery: under base, the configured
+// public base URL, or when base is empty, under the scheme, Host and mount
+// prefix of the request r.
+func absoluteURL(base string, r *http.Request, escapedPath, rawQuery string) *url.URL {
+	if base != "" {
+		if u, err := url.Parse(base + escapedPath); err == nil {
+			u.RawQuery = rawQuery
+			return u
+		}
+	}
 	scheme := requestScheme(r)
 	u, err := url.Parse(scheme + "://" + r.Host + mountPrefix(r) + escapedPath)
 	if err != nil {
@@ -56,9 +64,9 @@ func requestScheme(r *http.Request) string {
 	return "http"
 }
 
-// selfURL returns the absolute URL of the request.
-func selfURL(r *http.Request) *url.URL {
-	return absoluteURL(r, r.URL.EscapedPath(), r.URL.RawQuery)
+// selfURL returns the absolute URL of the request, under base.
+func selfURL(base string, r *http.Request) *url.URL {
+	return absoluteURL(base, r, r.URL.EscapedPath(), r.URL.RawQuery)
 }
 
 // issuePath returns the escaped API path of the issue number of repo, below
@@ -69,8 +77,9 @@ func issuePath(repo Repository, number int64) string {
 }
 
 // redirect answers that the issue of r's path is now issue number of repo,
-// at the same suffix (the field ID of a value's path) and with the same query.
-func redirect(r *http.Request, repo Repository, number int64, suffix string) error {
+// at the same suffix (the field ID of a value's path) and with the same query,
+// under base.
+func redirect(base string, r *http.Request, repo Repository, number int64, suffix string) error {
 	path := issuePath(repo, number) + "/issue-field-values" + suffix
-	return movedTo(absoluteURL(r, path, r.URL.RawQuery).String())
+	return movedTo(absoluteURL(base, r, path, r.URL.RawQuery).String())
 }

@@ -46,7 +46,7 @@ func (h *Handler) listValues(c *call) error {
 		h.lists.put(key, list)
 	}
 	p := pageOf(c.r.URL.RawQuery, list.count())
-	if link := p.link(c.r); link != "" {
+	if link := p.link(h.baseURL, c.r); link != "" {
 		c.w.setHeader("Link", link)
 	}
 	writeBody(c.w, http.StatusOK, list.items(p.bounds(list.count())))
@@ -132,7 +132,7 @@ func (h *Handler) findIssue(c *call, snap *Snapshot, suffix string) error {
 		return err
 	}
 	if !reponame.Same(repo.Owner, owner) || !reponame.Same(repo.Name, name) {
-		return redirect(c.r, repo, number, suffix)
+		return redirect(h.baseURL, c.r, repo, number, suffix)
 	}
 	if err := h.limitWrites(c); err != nil {
 		return err
@@ -151,7 +151,7 @@ func (h *Handler) findIssue(c *call, snap *Snapshot, suffix string) error {
 		}
 	}
 	if moved.ID != repo.ID || snap.Issue.Number != number {
-		return redirect(c.r, moved, snap.Issue.Number, suffix)
+		return redirect(h.baseURL, c.r, moved, snap.Issue.Number, suffix)
 	}
 	return nil
 }
