@@ -79,6 +79,9 @@ type RepositoryPermissions struct {
 	// Push reports whether the token's user (or app) has push access to the
 	// repository, which every write needs in addition to a permission.
 	Push bool
+	// RepositoryHooks is the token's "Webhooks" repository permission,
+	// which the webhook package's routes for the repository's hooks need.
+	RepositoryHooks Permission
 }
 
 // OrganizationPermissions is what a token may do in one organization. The
@@ -92,6 +95,9 @@ type OrganizationPermissions struct {
 	// which app and fine-grained tokens need to list (read) and manage
 	// (write) the organization's fields. Classic tokens need scopes instead.
 	IssueFields Permission
+	// OrganizationHooks is the token's "Webhooks" organization permission,
+	// which the webhook package's routes for the organization's hooks need.
+	OrganizationHooks Permission
 }
 
 // Principal is the caller a token stands for.

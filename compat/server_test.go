@@ -31,8 +31,8 @@ const (
 // the test's own, so that a change to the example's demo data does not change
 // what the test expects. Like the demo data, it has an organization with a
 // field of each data type, a public, a private and a renamed repository, a
-// deleted and a transferred issue, and a token for each answer of the
-// permission model.
+// deleted and a transferred issue, a token for each answer of the
+// permission model, and tokens that manage hooks and write as an app.
 const testData = `{
   "organizations": [
     {
@@ -120,6 +120,16 @@ const testData = `{
      "organizations": {"octo-org": {"issue_fields": "write"}}},
     {"token": "fields-reader-token", "kind": "app_installation", "login": "fields-reader[bot]",
      "organizations": {"octo-org": {"issue_fields": "read"}}},
+    {"token": "hooks-token", "kind": "fine_grained_pat", "login": "hook-admin",
+     "organizations": {"octo-org": {"organization_hooks": "write"}},
+     "repositories": {
+       "octo-org/hello-world": {"issues": "read", "repository_hooks": "write"},
+       "octo-org/roadmap": {"issues": "read", "repository_hooks": "write"}
+     }},
+    {"token": "app-writer-token", "kind": "app_installation", "login": "ci-app[bot]",
+     "repositories": {
+       "octo-org/hello-world": {"issues": "write", "pull_requests": "none", "push": true}
+     }},
     {"token": "expired-token", "kind": "fine_grained_pat", "login": "former-member",
      "expires_at": "2020-01-01T00:00:00Z",
      "repositories": {
@@ -140,6 +150,9 @@ const (
 
 	fieldsAdminToken  = "fields-admin-token"  // fine-grained PAT that manages octo-org's fields
 	fieldsReaderToken = "fields-reader-token" // app installation token that lists them
+
+	hooksToken     = "hooks-token"      // fine-grained PAT that manages the hooks of octo-org, hello-world and roadmap
+	appWriterToken = "app-writer-token" // app installation token that writes in hello-world
 )
 
 // A server is a running example server.

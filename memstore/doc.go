@@ -39,6 +39,19 @@
 // twice. It does not touch issues: the values of a removed field or option
 // stay, hidden by the handler, under the same version.
 //
+// A Store is a [webhook.Store] too: it keeps hooks and their newest
+// deliveries, under a lock of their own, so that recording a delivery never
+// waits for a request for values nor holds one up. Hooks and deliveries get
+// their IDs from two counters of the Store that only grow, so no ID is given
+// twice. It keeps an organization's hooks under its lower-cased login and a
+// repository's under its ID, and does not check that the organization or the
+// repository exists: the routes that create hooks do. [Store.HooksFor] takes
+// the repository as the caller gives it: a repository's own hooks follow it
+// through renames and transfers, and after a transfer the hooks of the
+// organization that owns it now get its events. Each hook keeps its newest
+// [webhook.KeptDeliveries] deliveries in a ring, in which a new delivery
+// takes the place of the oldest.
+//
 // A version is never given twice, by one Store or another, in this process or
 // another: each is a random prefix drawn when the process starts followed by
 // a count of the process's commits. So an ETag taken before a server

@@ -3,6 +3,7 @@ package memstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -214,8 +215,10 @@ func TestChangeFieldsOutOfIDs(t *testing.T) {
 }
 
 // TestChangeFieldsHoldsUpOnlyItsOrganization checks that while a change of
-// one organization's fields runs, requests, writes of values, seed calls and
-// changes of another organization's fields go on.
+// one organization's fields runs (its change function is blocked), reads of
+// that organization's values and fields, which see the fields before the
+// change, writes of values, seed calls and changes of another
+// organization's fields go on.
 func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
 	ctx := context.Background()
 	s := memstore.New()
@@ -230,6 +233,9 @@ func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
 	if err := s.AddIssue("octo-org", "hello-world", 1); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}); err != nil {
+		t.Fatal(err)
+	}
 	entered, release := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -238,7 +244,7 @@ func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
 		_, err := s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
 			close(entered)
 			<-release
-			return current, nil
+			return nil, nil
 		})
 		if err != nil {
 			t.Error(err)
@@ -247,7 +253,17 @@ func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
 	<-entered
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
+		snap, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
+		if err == nil && len(snap.Fields) != 1 {
+			err = fmt.Errorf("a Snapshot during the change shows the fields %+v, want those before it", snap.Fields)
+		}
+		if err == nil {
+			var fields []issuefields.Field
+			fields, err = s.OrganizationFields(ctx, "octo-org")
+			if err == nil && len(fields) != 1 {
+				err = fmt.Errorf("OrganizationFields during the change = %+v, want the fields before it", fields)
+			}
+		}
 		if err == nil {
 			_, err = s.UpdateValues(ctx, issuefields.IssueKey{RepositoryID: 1, Number: 1}, keep)
 		}

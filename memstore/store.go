@@ -7,12 +7,13 @@ import (
 	"github.com/issuefields/issuefields/internal/reponame"
 )
 
-// Store is an in-memory [issuefields.Store] and [issuefields.FieldManager]
-// that its seed methods fill. The zero value is not usable; call [New].
+// Store is an in-memory [issuefields.Store], [issuefields.FieldManager] and
+// [webhook.Store] that its seed methods fill. The zero value is not usable;
+// call [New].
 //
 // Locks are taken in one order: an organization's fieldsMu, then mu, then an
 // issue's mu. Only a seed method that holds mu for writing holds two issues'
-// locks at once.
+// locks at once. The lock of the hooks is never held with another.
 type Store struct {
 	// mu guards the maps, the accounts' fields, the repositories' owners and
 	// names, and the issues' states. The request path only reads them.
@@ -22,6 +23,8 @@ type Store struct {
 	names    map[repoName]*repository // every current and former name
 	issues   map[issuefields.IssueKey]*issue
 	lastID   int64 // the ID of the repository added last
+
+	hooks hookStore
 }
 
 var (

@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
+	"github.com/issuefields/issuefields/pgstore"
 	"github.com/issuefields/issuefields/storetest"
 )
 
@@ -102,5 +104,72 @@ func BenchmarkHandler(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkWriteLimit measures a set of issue 2 through the handler over
+// pgstore with the in-process limiter and with the shared one side by side,
+// with limits high enough that no write is refused. The shared limiter takes
+// a lease of a 64th of the limit from the database, so it asks the database
+// once in millions of writes here; what it adds to a write is its work in
+// memory.
+func BenchmarkWriteLimit(b *testing.B) {
+	limits := issuefields.WriteLimits{PerMinute: 1 << 30, PerHour: 1 << 30}
+	limiters := []struct {
+		name string
+		new  func(b *testing.B, s *pgstore.Store) issuefields.WriteLimiter
+	}{
+		{"in-process", func(*testing.B, *pgstore.Store) issuefields.WriteLimiter { return issuefields.NewWriteLimiter(limits) }},
+		{"shared", func(b *testing.B, s *pgstore.Store) issuefields.WriteLimiter {
+			l := pgstore.New(s.Pool(), pgstore.Timeout(patientTimeout)).WriteLimiter(limits, quietLog(b))
+			b.Cleanup(l.Close)
+			return l
+		}},
+	}
+	for _, limiter := range limiters {
+		b.Run(limiter.name, func(b *testing.B) {
+			s, _ := newStore(b)
+			fillBench(b, s)
+			h := newLimitedHandler(b, s, limiter.new(b, s))
+			b.ReportAllocs()
+			req := httptest.NewRequest("PUT", valuesPath("octo-org", "hello-world", 2), nil)
+			req.Header.Set("Authorization", "Bearer token")
+			body := strings.NewReader("")
+			i := 0
+			for b.Loop() {
+				body.Reset(benchSetBodies[i%len(benchSetBodies)])
+				i++
+				req.Body = io.NopCloser(body)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("PUT: status %d: %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAllowWrite measures the limiters of BenchmarkWriteLimit alone: a
+// call of AllowWrite for one key, in memory for both but for the shared
+// limiter's first lease.
+func BenchmarkAllowWrite(b *testing.B) {
+	limits := issuefields.WriteLimits{PerMinute: 1 << 30, PerHour: 1 << 30}
+	s, _ := newStore(b)
+	shared := pgstore.New(s.Pool(), pgstore.Timeout(patientTimeout)).WriteLimiter(limits, quietLog(b))
+	b.Cleanup(shared.Close)
+	for _, limiter := range []struct {
+		name string
+		l    issuefields.WriteLimiter
+	}{{"in-process", issuefields.NewWriteLimiter(limits)}, {"shared", shared}} {
+		b.Run(limiter.name, func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			for b.Loop() {
+				if ok, _ := limiter.l.AllowWrite(ctx, writerKey); !ok {
+					b.Fatal("refused")
+				}
+			}
+		})
 	}
 }

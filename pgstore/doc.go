@@ -70,22 +70,52 @@
 //	                  field or an option of the organization got, and the
 //	                  version of the fields
 //	fields            each organization's fields, with their position,
-//	                  description, visibility and times
+//	                  description, visibility and times, and the key of
+//	                  the name, unique in the organization
 //	field_options     each select field's options, with their position,
-//	                  description and priority
+//	                  description and priority, and the key of the name,
+//	                  unique in the field
 //	repositories      ID, current owner and name, private
 //	repository_names  every owner/name, current or former, that finds a
 //	                  repository; a new repository takes a former name over
 //	issues            one row per issue number ever used: state (live,
 //	                  deleted or transferred), where a transferred issue went,
 //	                  version, and the values
+//	hooks             webhooks: the organization (login as first spelt and
+//	                  lower-cased key) or the repository ID whose hook it is,
+//	                  active, events, configuration and times
+//	hook_deliveries   the newest deliveries of each hook, deleted with it:
+//	                  outcome and timing, and the request and the response,
+//	                  headers as JSON and bodies as bytea
+//	write_budgets     the budgets of the shared secondary rate limit
+//	                  ([WriteLimiter]): per principal that wrote lately, the
+//	                  writes left of each limit, as of when, and when the
+//	                  budget is full again and the row may go
 //
 // Owners and names are matched by keys that the store lower-cases in Go, as
 // memstore does, so matching does not depend on the database's collation.
+// The keys of the names of fields and options are those by which the
+// handler compares them (NFKC, case folded, without invisible characters),
+// computed in Go with the handler's own function; [Store.ChangeFields]
+// writes them, and the unique indexes on them refuse a name that another
+// field of the organization, or option of the field, has. A name written
+// before schema step 6 that an earlier one has keeps no key, and is served
+// as it is.
 // Issue rows are never deleted, so a number is never used twice; a Snapshot
 // of a transferred issue follows its chain of transfers with one recursive
 // query. The only triggers are those on fields and field_options that give
 // the organization's fields a new version.
+//
+// The Store is a [webhook.Store]. A hook's scope is not a foreign key: the
+// store keeps hooks of any organization login or repository ID, and the
+// routes check that the scope exists. Hook and delivery IDs come from the
+// tables' identities, so no ID is given twice, even after a delete. Creating
+// a hook takes an advisory lock on its scope, so the limit of hooks per scope
+// holds across servers; recording a delivery locks the hook's row and, in
+// the same round trip, deletes the deliveries of the hook older than its
+// newest [webhook.KeptDeliveries]. A header value that is not valid UTF-8 is
+// kept as encoding/json encodes it, with U+FFFD for each bad byte; bodies
+// are kept byte for byte.
 //
 // An issue's values are one JSON array in a json column, in the order they
 // were written, and its version is a bigint that every write increments,
@@ -128,10 +158,14 @@
 // handler's reads and writes do not wait for it, and a write waits only for a
 // seed call that changes the same issue.
 //
-// What each server keeps in memory is its own: the secondary rate limit
-// (Config.WriteLimits) and Config.MaxInFlight count the requests of one
-// server process, so a client that spreads its writes over n servers may make
-// up to n times the configured number.
+// The secondary rate limit is shared when the handler's
+// Config.WriteLimiter is [Store.WriteLimiter]: one budget per principal for
+// every server on the database, taken from it in small leases, so that a
+// write rarely costs a round trip for it (see [WriteLimiter]). The handler's
+// default, the in-process limiter, counts the writes of one server process,
+// so a client that spreads its writes over n servers may make up to n times
+// the configured number. Config.MaxInFlight always counts the requests of
+// one server process.
 //
 // # Failures
 //

@@ -6,6 +6,7 @@ require (
 	github.com/issuefields/issuefields v0.0.0
 	github.com/issuefields/issuefields/example v0.0.0
 	github.com/jackc/pgx/v5 v5.12.0
+	golang.org/x/time v0.14.0
 )
 
 require (
@@ -14,7 +15,6 @@ require (
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
-	golang.org/x/time v0.14.0 // indirect
 )
 
 replace github.com/issuefields/issuefields => ../

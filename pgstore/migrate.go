@@ -40,6 +40,9 @@ var migrations = []migration{
 	{3, "field management: descriptions, visibility, times, priorities and the last field ID", fieldManagementSQL},
 	{4, "a version of all that a snapshot of each account's repositories shows", snapshotVersionSQL},
 	{5, "no snapshot version: writes check the issue's version alone", dropSnapshotVersionSQL},
+	{6, "unique keys of the names of fields and options", nameKeysSQL},
+	{7, "the budgets of the secondary rate limit that servers share", writeBudgetsSQL},
+	{8, "webhooks and their deliveries", hooksSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

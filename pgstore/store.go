@@ -9,11 +9,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is an [issuefields.Store] and an [issuefields.FieldManager] that
-// keeps its data in PostgreSQL, in the tables that [Migrate] creates. Its
-// seed methods fill it as those of memstore.Store do. It is safe for concurrent use, and several Stores, in
-// one process or in several, may share one database. The zero value is not
-// usable; call [Open] or [New].
+// Store is an [issuefields.Store], an [issuefields.FieldManager] and a
+// [webhook.Store] that keeps its data in PostgreSQL, in the tables that
+// [Migrate] creates. Its seed methods fill it as those of memstore.Store do.
+// It is safe for concurrent use, and several Stores, in one process or in
+// several, may share one database. The zero value is not usable; call [Open]
+// or [New].
 type Store struct {
 	pool     *pgxpool.Pool
 	ownsPool bool

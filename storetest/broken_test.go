@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // The stores in this file each break one rule of the contract, on top of a
@@ -466,6 +468,44 @@ func (s optionsRequired) ChangeFields(ctx context.Context, org string, change fi
 	})
 }
 
+// namesRefusedWhenKept stores a field or an option with another one's name,
+// and then refuses every change that keeps the two names.
+type namesRefusedWhenKept struct{ *memstore.Store }
+
+func (s namesRefusedWhenKept) ChangeFields(ctx context.Context, org string, change fieldsChange) ([]issuefields.Field, error) {
+	return s.Store.ChangeFields(ctx, org, func(current []issuefields.Field) ([]issuefields.Field, error) {
+		next, err := change(current)
+		if err != nil {
+			return nil, err
+		}
+		if sharedName(current) && sharedName(next) {
+			return nil, fmt.Errorf("organization %q: duplicate key", org)
+		}
+		return next, nil
+	})
+}
+
+// sharedName reports whether two of fields, or two options of one field,
+// have names that differ only in case or invisible characters.
+func sharedName(fields []issuefields.Field) bool {
+	key := func(name string) string { return strings.ToLower(strings.ReplaceAll(name, "\u200b", "")) }
+	seen := make(map[string]bool)
+	for _, f := range fields {
+		options := make(map[string]bool)
+		for _, o := range f.Options {
+			if options[key(o.Name)] {
+				return true
+			}
+			options[key(o.Name)] = true
+		}
+		if seen[key(f.Name)] {
+			return true
+		}
+		seen[key(f.Name)] = true
+	}
+	return false
+}
+
 // keptFields keeps the slice that a change returned, and shows it in place
 // of the organization's fields.
 type keptFields struct {
@@ -602,6 +642,39 @@ func (s *forgetfulRename) Snapshot(ctx context.Context, owner, name string, numb
 		return issuefields.Snapshot{}, issuefields.ErrNotFound
 	}
 	return s.Store.Snapshot(ctx, owner, name, number)
+}
+
+// hooksNotAtomic counts the hooks of the scope, and creates the hook after a
+// pause, past max if others were created meanwhile.
+type hooksNotAtomic struct{ *memstore.Store }
+
+func (s hooksNotAtomic) CreateHook(ctx context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
+	hooks, err := s.Hooks(ctx, hook.Scope)
+	if err != nil {
+		return webhook.Hook{}, err
+	}
+	if len(hooks) >= max {
+		return webhook.Hook{}, webhook.ErrTooManyHooks
+	}
+	time.Sleep(time.Millisecond)
+	return s.Store.CreateHook(ctx, hook, math.MaxInt)
+}
+
+// repositoryHooksOnly gives a repository's events to its own hooks alone,
+// not to those of its organization.
+type repositoryHooksOnly struct{ *memstore.Store }
+
+func (s repositoryHooksOnly) HooksFor(ctx context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
+	return s.Hooks(ctx, webhook.Scope{RepositoryID: repo.ID})
+}
+
+// oldestFirst lists the deliveries that it selects oldest first.
+type oldestFirst struct{ *memstore.Store }
+
+func (s oldestFirst) Deliveries(ctx context.Context, hookID int64, q webhook.DeliveryQuery) ([]webhook.Delivery, error) {
+	ds, err := s.Store.Deliveries(ctx, hookID, q)
+	slices.Reverse(ds)
+	return ds, err
 }
 
 // errRead is what the change of read returns.

@@ -160,10 +160,15 @@ func concurrentNoWait(e *env) {
 // at the same moment, and returns their results, a panic counting as an
 // error, once all have returned.
 func parallel(f func(i int) error) []error {
-	errs := make([]error, writers)
+	return parallelN(writers, f)
+}
+
+// parallelN is parallel with n goroutines.
+func parallelN(n int, f func(i int) error) []error {
+	errs := make([]error, n)
 	start := make(chan struct{})
 	var wg sync.WaitGroup
-	for i := range writers {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

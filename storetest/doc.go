@@ -14,7 +14,12 @@
 // against that interface's contract too (new IDs that the organization never
 // had, fields stored as given, issues left alone, refused changes changing
 // nothing, changes of one organization taking turns); for another store
-// those cases pass without a call.
+// those cases pass without a call. So is a store that also implements
+// webhook.Store: hook IDs never given twice, the limit of hooks per scope
+// checked atomically, changes of a hook atomic, the hooks that get a
+// repository's events after a transfer, the newest deliveries kept, listed
+// newest first and filtered, recorded exactly as given, and copies in and
+// out.
 //
 // [Run] runs each case as a subtest; hooking an implementation up is one line:
 //
@@ -25,4 +30,20 @@
 // [TestStore] runs the same cases without a [testing.T] and returns an error
 // that names every failed case, so that the suite itself can be tested
 // against stores that are broken on purpose.
+//
+// A second suite checks an implementation of [issuefields.WriteLimiter], such
+// as one that several servers share, against the contract in the
+// documentation of that interface and of [issuefields.WriteLimits]: each
+// limit allows a burst of its count and then refuses with a positive
+// retryAfter until a write refills, both limits count, a refused write counts
+// against nothing, keys are counted apart whatever their length and bytes, and
+// concurrent calls allow no more than the limit. [RunWriteLimiter] runs it
+// with a new limiter per case; [TestWriteLimiter] runs it without a
+// [testing.T]:
+//
+//	func TestWriteLimiterConformance(t *testing.T) {
+//		storetest.RunWriteLimiter(t, func(t *testing.T, limits issuefields.WriteLimits) issuefields.WriteLimiter {
+//			return mylimiter.New(limits)
+//		})
+//	}
 package storetest

@@ -196,6 +196,9 @@ func TestBrokenStoresFail(t *testing.T) {
 		{"ChangeFields validating fields",
 			func(s *memstore.Store) storetest.Store { return optionsRequired{s} },
 			[]string{"ChangeFields stores the fields that change returns as given, without validating them"}},
+		{"ChangeFields refusing names that a change keeps",
+			func(s *memstore.Store) storetest.Store { return namesRefusedWhenKept{s} },
+			[]string{"ChangeFields stores a field or an option with another one's name, or refuses it and changes nothing; names a change keeps are never refused"}},
 		{"ChangeFields keeping the change's slice",
 			func(s *memstore.Store) storetest.Store {
 				return &keptFields{Store: s, kept: make(map[string][]issuefields.Field)}
@@ -223,6 +226,18 @@ func TestBrokenStoresFail(t *testing.T) {
 				"Snapshot finds a renamed repository by every former name, under its current name",
 				"RenameRepository takes over a former name of another repository, which keeps its other names",
 			}},
+		{"CreateHook not atomic",
+			func(s *memstore.Store) storetest.Store { return hooksNotAtomic{s} },
+			[]string{"CreateHook checks and creates as one atomic step: of 30 concurrent creates with max 20, exactly 20 succeed"}},
+		{"HooksFor without the organization's hooks",
+			func(s *memstore.Store) storetest.Store { return repositoryHooksOnly{s} },
+			[]string{
+				"HooksFor returns the hooks of the repository and of the organization that owns it, matched case-insensitively, by ID",
+				"HooksFor follows a repository's rename and transfer: its own hooks, and those of the organization that owns it now",
+			}},
+		{"Deliveries oldest first",
+			func(s *memstore.Store) storetest.Store { return oldestFirst{s} },
+			[]string{"Deliveries returns the deliveries of the hook newest first, without their Request and Response, as Before and Limit select"}},
 		{"Snapshot panicking",
 			snapshotEditing(func(string, string, int64, *issuefields.Snapshot) error { panic("boom") }),
 			[]string{"Snapshot returns no fields for a repository owned by a user:\n\tpanic: boom"}},

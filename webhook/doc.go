@@ -1,90 +1,196 @@
-// Package webhook delivers the events of the Issue Field Values API to a URL,
-// as signed HTTP POST requests of JSON.
+// Package webhook delivers the events of the Issue Field Values API to
+// webhooks exactly as GitHub delivers its issues event for issue fields, and
+// serves GitHub's routes that manage those webhooks, so that a tool written
+// for GitHub's webhooks subscribes and receives unchanged.
 //
 // # Sending
 //
-// A Notifier is an issuefields.Notifier. Give it to the handler's Config, and
-// close it after the HTTP server has shut down, so that the events of the last
-// writes are delivered:
+// A Notifier is an issuefields.Notifier that delivers to the hooks of a
+// Store: memstore's in one process, pgstore's in a database that several
+// servers share, so that each of them delivers to the same hooks and lists
+// the same deliveries. Give it to the handler's Config, and close it after
+// the HTTP server has shut down, so that the events of the last writes are
+// delivered:
 //
-//	hook, err := webhook.New("https://hooks.example.com/issue-fields", webhook.Options{
-//		Secret: []byte(os.Getenv("WEBHOOK_SECRET")),
+//	hooks, err := webhook.New(webhook.Options{
+//		Store:     store,                     // a webhook.Store: memstore's, pgstore's
+//		Directory: directory,                 // titles, authors, descriptions; nil for the defaults
+//		BaseURL:   "https://api.example.com", // the API's public address
+//		WebURL:    "https://example.com",     // the web pages' (html_url)
+//		Vendor:    "GitHub",                  // X-GitHub-Event and friends
 //	})
 //	if err != nil {
-//		log.Fatal(err)
+//		log.Fatal(err) // names what is wrong in the Options
 //	}
-//	h, err := issuefields.New(issuefields.Config{
-//		Store:    store,
-//		Verifier: verifier,
-//		Notifier: hook,
-//	})
+//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier, Notifier: hooks})
 //	...
 //	_ = srv.Shutdown(ctx)
-//	if err := hook.Close(ctx); err != nil {
-//		log.Printf("webhook: %v; %+v", err, hook.Stats())
+//	if err := hooks.Close(ctx); err != nil {
+//		log.Printf("webhook: %v; %+v", err, hooks.Stats())
 //	}
 //
-// Notify never waits for the network: it encodes the event's deliveries,
-// signs them and puts them on a bounded queue, from which a few workers
-// deliver. A slow or failing receiver therefore never slows the API; when
-// the queue is full, the event is dropped, counted in Stats, and Notify
-// returns an error wrapping ErrQueueFull, which the handler logs.
+// Notify never waits for the store or the network: it puts the event on a
+// bounded queue (Options.QueueSize, 1,000), from which a few workers
+// (Options.Workers, 4) find the hooks that want it and deliver. A slow,
+// failing or hanging receiver therefore never slows a write.
 //
-// # Deliveries
+// # Managing hooks: the routes
 //
-// Deliveries are GitHub's issues event for issue fields, so that a receiver
-// written for GitHub reads them unchanged. Each changed field of an event is
-// one POST request whose body is, for a field that got a value (new or
-// changed):
+// Routes serves GitHub's webhook routes for organizations and repositories,
+// with GitHub's request and answer bodies, so that go-github's
+// Organizations.CreateHook, EditHook, PingHook, ListHookDeliveries,
+// GetHookDelivery, RedeliverHookDelivery and DeleteHook, and their
+// Repositories twins, work unchanged:
 //
-//	{
-//	  "action": "field_added",
-//	  "changes": {"issue_field_value": {"from": <the value before, if it had one>}},
-//	  "issue": {"number": 1347, "url": "<the issue's API URL>"},
-//	  "issue_field": {"id": 1, "node_id": "IF_AQ", "name": "Notes", "data_type": "text"},
-//	  "issue_field_value": <the value, as the list of values shows it>,
-//	  "repository": {"id": 1296269, "name": "hello-world", "full_name": "octo-org/hello-world",
-//	                 "private": false, "owner": {"login": "octo-org"}},
-//	  "organization": {"login": "octo-org"},
-//	  "sender": {"login": "octocat"}
+//	GET, POST            /orgs/{org}/hooks                   200 list; 201 and Location, then a ping
+//	GET, PATCH, DELETE   /orgs/{org}/hooks/{hook_id}         200, 200, 204
+//	GET, PATCH           /orgs/{org}/hooks/{hook_id}/config  200
+//	GET                  /orgs/{org}/hooks/{hook_id}/deliveries
+//	GET                  /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}
+//	POST                 /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts   202 {}
+//	POST                 /orgs/{org}/hooks/{hook_id}/pings   204
+//
+// and the same under /repos/{owner}/{repo}. A host mounts them beside the
+// issuefields.Handler, under the same prefix:
+//
+//	routes, err := webhook.NewRoutes(webhook.RoutesConfig{
+//		Store: store, Verifier: verifier, Notifier: hooks, Vendor: "GitHub",
+//	})
+//	...
+//	api := http.NewServeMux()
+//	api.Handle("/", h) // the issuefields.Handler
+//	for _, path := range []string{"/orgs/{org}/hooks", "/orgs/{org}/hooks/",
+//		"/repos/{owner}/{repo}/hooks", "/repos/{owner}/{repo}/hooks/"} {
+//		api.Handle(path, routes)
 //	}
+//	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", api))
 //
-// and for a field whose value was removed, "action" is "field_removed",
-// "changes.issue_field_value.from" holds the value removed and
-// "issue_field_value" is null. The headers are (Vendor is Options.Vendor):
+// with the Notifier's BaseURL https://api.example.com/api/v3, as the routes'
+// Location and Link headers are under it. As on GitHub: a hook's name is "web";
+// config.url is required; content_type is "json" or "form" (the default);
+// events default to ["push"], and only "issues" and "*" get the issue field
+// events; a repository hook's PATCH takes add_events and remove_events; an
+// organization or a repository has at most MaxHooks hooks. Keys a body does
+// not need, and the read-only keys that go-github's EditHook sends back (id,
+// url, created_at, type, …), are ignored; a known key of the wrong type or
+// value is 422 with GitHub's validation-error body.
 //
-//	Content-Type: application/json
-//	User-Agent: <Vendor>-Hookshot/1              (Options.UserAgent)
-//	X-<Vendor>-Event: issues
-//	X-<Vendor>-Delivery: <a random GUID>         the same on every attempt
-//	X-<Vendor>-Signature-256: sha256=<hex of HMAC-SHA256 of the body under the secret>
+// Organization hooks need the organization permission organization_hooks
+// (read for the GETs, write for the rest) or, for a classic token, the scope
+// admin:org_hook; repository hooks need the repository permission
+// repository_hooks, or the scopes read:repo_hook (the GETs), write:repo_hook
+// or admin:repo_hook. A caller that cannot see the owner gets 404, one that
+// sees it without the permission 403 naming it; an anonymous one 401 (404
+// for a private repository). Every answer carries
+// X-Accepted-<Vendor>-Permissions.
 //
-// With Vendor "GitHub" the signature header is GitHub's X-Hub-Signature-256.
+// # The bodies
 //
-// A 2xx answer is a success. Anything else, a redirect included, and a
-// transport error are failures: the request is retried after an exponential
-// backoff with jitter (Options.BackoffBase doubling up to Options.BackoffMax),
-// up to Options.MaxAttempts attempts, and then logged and counted as failed.
-// Each attempt is bounded by Options.Timeout. With the defaults a delivery is
-// decided within a minute: five attempts of at most 10 seconds, with at most
-// 7.5 seconds of waits between them.
+// Each changed field of a write is one event: one delivery to each hook that
+// wants it, an active hook of the issue's repository or of the organization
+// that owns it whose events name "issues" or "*". Its body is GitHub's
+// webhook-issues-field-added or webhook-issues-field-removed, every required
+// member of every nested object present:
 //
-// Delivery is best effort: a delivery that is dropped, failed or abandoned by
-// Close is not sent again, and Stats counts each outcome. A receiver may get
-// a delivery twice, when its answer was lost, and deliveries may arrive out
-// of order, since there are several workers and retries; the delivery id
-// tells repeats apart.
+//   - action is "field_added" when the field got a value, new or changed (then
+//     changes.issue_field_value.from is the value before), and
+//     "field_removed" when its value was removed (then issue_field_value is
+//     the value removed, and changes is absent).
+//   - issue_field is {id, name, field_type}.
+//   - issue_field_value is {id, value} for text, number and date;
+//     {id, value_id, option} for single_select; {id, value_ids, options} for
+//     multi_select. Its id names the value of that field on that issue: the
+//     same before and after a change.
+//   - issue, repository, organization (for an organization's repository) and
+//     sender are whole objects, and installation ({id, node_id}) is there when
+//     an app installation wrote.
+//
+// A ping's body is GitHub's webhook-ping: the hook, its organization or
+// repository, and the sender.
+//
+// What a Store does not hold comes from the Options' Directory, and
+// otherwise from defaults: an issue's title is "Issue #<number>", its state
+// "open", its author the repository's owner, its times the change's; a
+// repository's default branch "main"; an account's type "Bot" for a login
+// that ends in "[bot]", "Organization" for an organization, and "User"
+// otherwise. Ids that a Store does not hold (of issues, accounts and
+// values) are derived from the data, so they are the same on every server
+// and after every restart.
+//
+// Every url and *_url is under Options.BaseURL, and every html_url under
+// Options.WebURL. They are configured, never taken from a request: a
+// delivery is built after its request and goes to a third party. The Routes
+// write their Location and Link headers and the hooks' urls under the same
+// BaseURL, so it must include the prefix the routes are mounted under. The
+// default, http://127.0.0.1:8080, suits only a server on that address.
+//
+// # Headers
+//
+// A delivery is a POST with the headers GitHub sends (<Vendor> is
+// Options.Vendor, "Service" by default):
+//
+//	User-Agent: GitHub-Hookshot/<hex>
+//	Content-Type: application/json     or application/x-www-form-urlencoded, payload=<the JSON>, for "form"
+//	X-<Vendor>-Event: issues           ping for a ping
+//	X-<Vendor>-Delivery: <GUID>        the event's: the same for every hook it goes to, and for a redelivery
+//	X-<Vendor>-Hook-ID: <the hook's id>
+//	X-<Vendor>-Hook-Installation-Target-Type: organization or repository
+//	X-<Vendor>-Hook-Installation-Target-ID: <the organization's or repository's id>
+//	X-<Vendor>-Signature-256: sha256=<hex of HMAC-SHA256 of the body>   with a secret
+//	X-<Vendor>-Signature: sha1=<hex of HMAC-SHA1 of the body>           with a secret
+//
+// With the vendor GitHub the signatures are GitHub's X-Hub-Signature-256 and
+// X-Hub-Signature. They sign the body as sent: the form, for a form hook.
+//
+// # Failures, records and redeliveries
+//
+// A receiver has Options.Timeout (10 seconds) to answer. A 2xx answer is a
+// success; any other status, a redirect included (the default client does
+// not follow them), no connection, no answer in time, or a connection closed
+// before the answer is a failure. As on GitHub, a failed delivery is
+// recorded and not sent again; a host may ask for retries with
+// Options.MaxAttempts (each waits Options.RetryWait, doubling), and each
+// attempt is recorded.
+//
+// Every delivery is recorded in the Store, off the request's path, whatever
+// its outcome: its status ("OK", "Invalid HTTP Response: 500", "timed out",
+// "failed to connect to host", …), the status code (0 when no answer came),
+// its duration, and the request and the answer, headers and body, each body
+// cut to MaxRecordedBody bytes (the record says so). A Store keeps the newest
+// KeptDeliveries of each hook.
+//
+// Redeliver (the attempts route) sends a recorded payload again, with its
+// GUID, to the hook as it is now: its current URL and content type, signed
+// with its current secret, recorded with Redelivery set. A payload whose
+// record was cut cannot be redelivered. Ping (the pings route, and every
+// hook the routes create) sends a ping, to an inactive hook too.
+//
+// # Bounds and accounting
+//
+// Memory is bounded by the queue and the workers. An event that finds the
+// queue full is dropped: Notify still returns nil, since the write has
+// happened; the drop is counted in Stats.Dropped and logged, a flood of
+// drops as a line per interval with a count. A failed delivery is recorded,
+// counted in Stats.Failed and logged the same way: a receiver that answers
+// 500 to every delivery gives a line per interval, not one per delivery.
+// Close(ctx) delivers what is
+// queued; when ctx ends first it stops the deliveries under way, gives up on
+// the rest, counts them in Stats.Abandoned, logs their count, and returns
+// ctx.Err(). After Close, Notify, Ping and Redeliver return ErrClosed. Stats
+// counts deliveries sent (Delivered, Failed) and the events or single
+// deliveries that were not (Dropped, Abandoned): once Close has returned,
+// everything queued is counted.
 //
 // # Receiving
 //
-// A receiver verifies the signature over the body exactly as it was received,
-// before decoding it, with Verify (or go-github's ValidatePayload, with the
-// vendor GitHub):
+// A receiver checks the signature over the body exactly as received, before
+// it decodes it, with Verify or, with the vendor GitHub, go-github's
+// ValidatePayload:
 //
 //	func receive(w http.ResponseWriter, r *http.Request) {
-//		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+//		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 25<<20))
 //		if err != nil {
-//			http.Error(w, "cannot read body", http.StatusBadRequest)
+//			http.Error(w, "cannot read the body", http.StatusBadRequest)
 //			return
 //		}
 //		if !webhook.Verify(secret, body, r.Header.Get("X-Hub-Signature-256")) {
@@ -95,15 +201,25 @@
 //		w.WriteHeader(http.StatusNoContent)
 //	}
 //
-// The signature is the scheme of GitHub's X-Hub-Signature-256, so a receiver
-// written for GitHub's webhooks verifies these too.
+// go-github's ParseWebHook returns an *IssuesEvent, which has no
+// issue_field or issue_field_value: read those from the body.
 //
 // # Security
 //
-// The secret is never logged, nor the password of a URL. The signature covers
-// the body only, not the headers, as GitHub's does: a body captured once can
-// be sent again under a new delivery id, and a receiver that must resist
-// that keeps its own record of the changes it applied. The default client
-// does not follow redirects, so a delivery is never sent to another address
-// than the one configured.
+//   - A hook's secret is write-only: answers show "********", and that mask
+//     sent back keeps the secret. As GitHub documents, a hook's PATCH with a
+//     config but no secret removes the secret; PATCH .../config keeps what it
+//     does not give. Secrets are never logged, nor recorded in deliveries.
+//   - The signature covers the body, not the headers, as GitHub's does: a
+//     body captured once can be sent again under another GUID. A receiver
+//     that must resist that keeps a record of the GUIDs or changes it
+//     handled. Redeliveries keep their GUID on purpose.
+//   - A hook sends to any http or https URL its config gives, including
+//     addresses on the server's own network, with no redirect followed.
+//     Grant the hooks permissions to those who may make the server send
+//     there, or give Options.Client a transport that refuses such
+//     addresses. insecure_ssl "1" turns off the check of the receiver's
+//     certificate for that hook.
+//   - URLs in bodies and in the routes' headers come from the configured
+//     base URLs, never from a request's Host.
 package webhook

@@ -1,122 +1,98 @@
 package webhook_test
 
 import (
-	"bytes"
-	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/issuefields/issuefields"
-	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/webhook"
 )
 
-// syncBuffer is a bytes.Buffer that the handler and the notifier's workers
-// may write to at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// newWritableHandler returns a handler over a store with one organization,
-// a text field "Notes" (id 1), a public repository octo-org/hello-world with
-// issues 1 to issues, and the token "writer-token" that may write there. It
-// notifies n and logs to logger.
-func newWritableHandler(t *testing.T, issues int64, n issuefields.Notifier, logger *slog.Logger) http.Handler {
-	t.Helper()
-	s := memstore.New()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
+// TestHandlerWrites checks the deliveries of writes through the API's
+// handler: one per changed field, field_added with the value before when it
+// changed, field_removed for a PUT that leaves a field out and for a
+// DELETE, and nothing for a write that changes nothing.
+func TestHandlerWrites(t *testing.T) {
+	w := newWorld(t)
+	for _, f := range []issuefields.Field{notesField, priorityField} {
+		if err := w.store.AddField("octo-org", f); err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(s.AddOrganization("octo-org"))
-	must(s.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}))
-	_, err := s.AddRepository("octo-org", "hello-world", false)
-	must(err)
-	for i := int64(1); i <= issues; i++ {
-		must(s.AddIssue("octo-org", "hello-world", i))
+	if err := w.store.AddIssue("octo-org", "hello-world", 1); err != nil {
+		t.Fatal(err)
 	}
-	writer := &issuefields.Principal{
-		Kind:  issuefields.FineGrainedPersonalAccessToken,
-		Login: "octocat",
-		Permissions: func(context.Context, issuefields.Repository) (issuefields.RepositoryPermissions, error) {
-			return issuefields.RepositoryPermissions{Visible: true, Issues: issuefields.PermissionWrite, Push: true}, nil
-		},
+	rc := newReceiver(t, nil)
+	w.addHook(t, orgScope("octo-org"), rc.URL)
+	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1})
+	h, err := issuefields.New(issuefields.Config{Store: w.store, Verifier: verifier{}, Notifier: n,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	h, err := issuefields.New(issuefields.Config{
-		Store: s,
-		Verifier: issuefields.TokenVerifierFunc(func(_ context.Context, token string) (*issuefields.Principal, error) {
-			if token != "writer-token" {
-				return nil, issuefields.ErrBadCredentials
-			}
-			return writer, nil
-		}),
-		Notifier: n,
-		Logger:   logger,
-	})
-	must(err)
-	return h
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	values := "/repos/octo-org/hello-world/issues/1/issue-field-values"
+	writes := []struct {
+		method, path, body string
+	}{
+		{"POST", values, `{"issue_field_values":[{"field_id":1,"value":"first"},{"field_id":4,"value":"High"}]}`},
+		{"POST", values, `{"issue_field_values":[{"field_id":4,"value":"Medium"}]}`},
+		{"PUT", values, `{"issue_field_values":[{"field_id":4,"value":"Medium"}]}`},
+		{"PUT", values, `{"issue_field_values":[{"field_id":4,"value":"Medium"}]}`},
+		{"DELETE", values + "/4", ""},
+	}
+	for _, wr := range writes {
+		req, err := http.NewRequest(wr.method, srv.URL+wr.path, strings.NewReader(wr.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer admin")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s %s: %d %s", wr.method, wr.path, resp.StatusCode, answer)
+		}
+	}
+	closeNotifier(t, n)
+
+	var got []string
+	for _, r := range rc.received() {
+		body := r.payload(t)
+		line := fmt.Sprintf("%v %v %v", body["action"], member(body, "issue_field", "name"), shownValue(body["issue_field_value"]))
+		if from := member(body, "changes", "issue_field_value", "from"); from != nil {
+			line += " from " + shownValue(from)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"field_added Notes first",
+		"field_added Priority High",
+		"field_added Priority Medium from High",
+		"field_removed Notes first",
+		"field_removed Priority Medium",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the deliveries (-want +got):\n%s", diff)
+	}
 }
 
-// TestDropIsLoggedOnce writes through a handler while the notifier's queue
-// is full: the write succeeds, and the dropped event is logged exactly once,
-// with the request id and the event, by the handler that got the error.
-func TestDropIsLoggedOnce(t *testing.T) {
-	rc := newBlockingReceiver(t)
-	var logs syncBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	n := newNotifier(t, rc.URL, webhook.Options{Workers: 1, QueueSize: 1, Logger: logger}, nil)
-	h := newWritableHandler(t, 3, n, logger)
-
-	write := func(issue string) {
-		t.Helper()
-		req := httptest.NewRequest("POST", "/repos/octo-org/hello-world/issues/"+issue+"/issue-field-values",
-			strings.NewReader(`{"issue_field_values": [{"field_id": 1, "value": "a note"}]}`))
-		req.Header.Set("Authorization", "Bearer writer-token")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			t.Fatalf("POST issue %s: status %d: %s", issue, rec.Code, rec.Body)
-		}
+// shownValue returns a value of a delivery in brief: its value, or the name
+// of its option.
+func shownValue(v any) string {
+	if name := member(v, "option", "name"); name != nil {
+		return fmt.Sprint(name)
 	}
-	write("1") // taken by the only worker, which waits for the receiver
-	<-rc.arrived
-	write("2") // fills the queue
-	write("3") // dropped: the queue is full
-	if got := n.Stats().Dropped; got != 1 {
-		t.Fatalf("Stats().Dropped = %d, want 1", got)
-	}
-	var drops []string
-	for line := range strings.Lines(logs.String()) {
-		if strings.Contains(line, "queue is full") {
-			drops = append(drops, line)
-		}
-	}
-	if len(drops) != 1 {
-		t.Fatalf("the drop is logged %d times, want once; logs:\n%s", len(drops), logs.String())
-	}
-	for _, want := range []string{"request_id=", "event_id="} {
-		if !strings.Contains(drops[0], want) {
-			t.Errorf("the drop's log line lacks %s: %s", want, drops[0])
-		}
-	}
-	rc.unblock()
+	return fmt.Sprint(member(v, "value"))
 }

@@ -1,21 +1,24 @@
 package webhook
 
 import (
-	"encoding/binary"
-	"encoding/json"
-	"fmt"
-	"hash/fnv"
+	"cmp"
 	"net/url"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/issuefields/issuefields"
 )
 
-// EventName is the value of the X-<Vendor>-Event header of every delivery:
-// deliveries are GitHub's issues event.
+// EventName is the event of the deliveries of writes: GitHub's issues event,
+// the value of their X-<Vendor>-Event header.
 const EventName = "issues"
 
-// The actions of deliveries, the body's "action".
+// eventPing is the event of a ping delivery.
+const eventPing = "ping"
+
+// The actions of the deliveries of writes, the body's "action".
 const (
 	// ActionFieldAdded says that a field got a value, new or changed.
 	ActionFieldAdded = "field_added"
@@ -23,115 +26,265 @@ const (
 	ActionFieldRemoved = "field_removed"
 )
 
-// payload is the body of one delivery: GitHub's issues event for the
-// change of one field's value on one issue.
-type payload struct {
-	Action          string            `json:"action"`
-	Issue           payloadIssue      `json:"issue"`
-	Changes         *payloadChanges   `json:"changes,omitempty"`
-	IssueField      payloadField      `json:"issue_field"`
-	IssueFieldValue *fieldValue       `json:"issue_field_value,omitempty"`
-	Repository      payloadRepository `json:"repository"`
-	Organization    payloadAccount    `json:"organization"`
-	Sender          payloadAccount    `json:"sender"`
+// The bodies of deliveries are GitHub's webhook payloads: the components
+// webhook-issues-field-added, webhook-issues-field-removed and webhook-ping
+// of GitHub's REST description, every required property of every nested
+// object present (compat validates them against the schemas). What the store
+// does not hold comes from the Directory, or is a documented default.
+
+// issuesEvent is the body of the delivery of one field's change.
+type issuesEvent struct {
+	Action          string         `json:"action"`
+	Changes         *changes       `json:"changes,omitempty"`
+	Issue           issue          `json:"issue"`
+	IssueField      issueField     `json:"issue_field"`
+	IssueFieldValue *fieldValue    `json:"issue_field_value,omitempty"`
+	Repository      repository     `json:"repository"`
+	Organization    *organization  `json:"organization,omitempty"`
+	Sender          simpleUser     `json:"sender"`
+	Installation    *simpleInstall `json:"installation,omitempty"`
 }
 
-type payloadIssue struct {
-	Number int64  `json:"number"`
-	URL    string `json:"url"`
+// changes holds the value a field had before a field_added that changed it.
+type changes struct {
+	IssueFieldValue struct {
+		From *fieldValue `json:"from"`
+	} `json:"issue_field_value"`
 }
 
-// payloadChanges holds the value a field had before the change.
-type payloadChanges struct {
-	IssueFieldValue payloadFrom `json:"issue_field_value"`
-}
-
-type payloadFrom struct {
-	From *fieldValue `json:"from"`
-}
-
-// payloadField is the field of a delivery, as GitHub's issue_field.
-type payloadField struct {
+// issueField is the field of a delivery.
+type issueField struct {
 	ID        int64                `json:"id"`
 	Name      string               `json:"name"`
 	FieldType issuefields.DataType `json:"field_type"`
 }
 
-// fieldValue is a value of a delivery, as GitHub's issue_field_value: an id
-// of the value itself, then by data type value; value_id and option; or
-// value_ids and options.
+// fieldValue is a value of a delivery: an id of the value itself, then by
+// data type value; value_id and option; or value_ids and options.
 type fieldValue struct {
-	ID       int64           `json:"id"`
-	Value    any             `json:"value,omitempty"`
-	ValueID  int64           `json:"value_id,omitempty"`
-	Option   *payloadOption  `json:"option,omitempty"`
-	ValueIDs []int64         `json:"value_ids,omitempty"`
-	Options  []payloadOption `json:"options,omitempty"`
+	ID       int64    `json:"id"`
+	Value    any      `json:"value,omitempty"`
+	ValueID  int64    `json:"value_id,omitempty"`
+	Option   *option  `json:"option,omitempty"`
+	ValueIDs []int64  `json:"value_ids,omitempty"`
+	Options  []option `json:"options,omitempty"`
 }
 
-// payloadOption is a selected option of a value.
-type payloadOption struct {
+// option is a selected option of a value.
+type option struct {
 	ID          int64   `json:"id"`
 	Name        string  `json:"name"`
 	Color       string  `json:"color"`
 	Description *string `json:"description"`
 }
 
-type payloadRepository struct {
-	ID       int64          `json:"id"`
-	Name     string         `json:"name"`
-	FullName string         `json:"full_name"`
-	Private  bool           `json:"private"`
-	Owner    payloadAccount `json:"owner"`
+// issue is GitHub's webhooks_issue.
+type issue struct {
+	URL               string     `json:"url"`
+	RepositoryURL     string     `json:"repository_url"`
+	LabelsURL         string     `json:"labels_url"`
+	CommentsURL       string     `json:"comments_url"`
+	EventsURL         string     `json:"events_url"`
+	HTMLURL           string     `json:"html_url"`
+	TimelineURL       string     `json:"timeline_url"`
+	ID                int64      `json:"id"`
+	NodeID            string     `json:"node_id"`
+	Number            int64      `json:"number"`
+	Title             string     `json:"title"`
+	User              simpleUser `json:"user"`
+	Labels            []struct{} `json:"labels"`
+	State             string     `json:"state"`
+	Locked            bool       `json:"locked"`
+	Assignees         []struct{} `json:"assignees"`
+	Milestone         *struct{}  `json:"milestone"`
+	Comments          int        `json:"comments"`
+	CreatedAt         time.Time  `json:"created_at"`
+	UpdatedAt         time.Time  `json:"updated_at"`
+	ClosedAt          *time.Time `json:"closed_at"`
+	AuthorAssociation string     `json:"author_association"`
+	ActiveLockReason  *string    `json:"active_lock_reason"`
+	Body              *string    `json:"body"`
+	Reactions         reactions  `json:"reactions"`
 }
 
-type payloadAccount struct {
-	Login string `json:"login"`
+// reactions is an issue's reaction rollup; nobody reacts here.
+type reactions struct {
+	URL        string `json:"url"`
+	TotalCount int    `json:"total_count"`
+	PlusOne    int    `json:"+1"`
+	MinusOne   int    `json:"-1"`
+	Laugh      int    `json:"laugh"`
+	Confused   int    `json:"confused"`
+	Heart      int    `json:"heart"`
+	Hooray     int    `json:"hooray"`
+	Eyes       int    `json:"eyes"`
+	Rocket     int    `json:"rocket"`
 }
 
-// payloads returns the body of each delivery of e, one per changed field
-// in the order of e.Changes, with URLs under baseURL. A field that has a
-// value after the change is field_added, with the value before in
-// changes.issue_field_value.from if it had one; a field whose value went is
-// field_removed, with the value removed in issue_field_value.
-func payloads(e issuefields.Event, baseURL string) ([][]byte, error) {
+// simpleUser is GitHub's simple-user: the sender, an issue's author, a
+// repository's owner.
+type simpleUser struct {
+	Login             string  `json:"login"`
+	ID                int64   `json:"id"`
+	NodeID            string  `json:"node_id"`
+	Name              *string `json:"name,omitempty"`
+	AvatarURL         string  `json:"avatar_url"`
+	GravatarID        string  `json:"gravatar_id"`
+	URL               string  `json:"url"`
+	HTMLURL           string  `json:"html_url"`
+	FollowersURL      string  `json:"followers_url"`
+	FollowingURL      string  `json:"following_url"`
+	GistsURL          string  `json:"gists_url"`
+	StarredURL        string  `json:"starred_url"`
+	SubscriptionsURL  string  `json:"subscriptions_url"`
+	OrganizationsURL  string  `json:"organizations_url"`
+	ReposURL          string  `json:"repos_url"`
+	EventsURL         string  `json:"events_url"`
+	ReceivedEventsURL string  `json:"received_events_url"`
+	Type              string  `json:"type"`
+	UserViewType      string  `json:"user_view_type"`
+	SiteAdmin         bool    `json:"site_admin"`
+}
+
+// organization is GitHub's organization-simple-webhooks.
+type organization struct {
+	Login            string  `json:"login"`
+	ID               int64   `json:"id"`
+	NodeID           string  `json:"node_id"`
+	URL              string  `json:"url"`
+	ReposURL         string  `json:"repos_url"`
+	EventsURL        string  `json:"events_url"`
+	HooksURL         string  `json:"hooks_url"`
+	IssuesURL        string  `json:"issues_url"`
+	MembersURL       string  `json:"members_url"`
+	PublicMembersURL string  `json:"public_members_url"`
+	AvatarURL        string  `json:"avatar_url"`
+	Description      *string `json:"description"`
+}
+
+// simpleInstall is GitHub's simple-installation.
+type simpleInstall struct {
+	ID     int64  `json:"id"`
+	NodeID string `json:"node_id"`
+}
+
+// repository is GitHub's repository-webhooks.
+type repository struct {
+	ID               int64      `json:"id"`
+	NodeID           string     `json:"node_id"`
+	Name             string     `json:"name"`
+	FullName         string     `json:"full_name"`
+	Private          bool       `json:"private"`
+	Visibility       string     `json:"visibility"`
+	Owner            simpleUser `json:"owner"`
+	HTMLURL          string     `json:"html_url"`
+	Description      *string    `json:"description"`
+	Fork             bool       `json:"fork"`
+	URL              string     `json:"url"`
+	ForksURL         string     `json:"forks_url"`
+	KeysURL          string     `json:"keys_url"`
+	CollaboratorsURL string     `json:"collaborators_url"`
+	TeamsURL         string     `json:"teams_url"`
+	HooksURL         string     `json:"hooks_url"`
+	IssueEventsURL   string     `json:"issue_events_url"`
+	EventsURL        string     `json:"events_url"`
+	AssigneesURL     string     `json:"assignees_url"`
+	BranchesURL      string     `json:"branches_url"`
+	TagsURL          string     `json:"tags_url"`
+	BlobsURL         string     `json:"blobs_url"`
+	GitTagsURL       string     `json:"git_tags_url"`
+	GitRefsURL       string     `json:"git_refs_url"`
+	TreesURL         string     `json:"trees_url"`
+	StatusesURL      string     `json:"statuses_url"`
+	LanguagesURL     string     `json:"languages_url"`
+	StargazersURL    string     `json:"stargazers_url"`
+	ContributorsURL  string     `json:"contributors_url"`
+	SubscribersURL   string     `json:"subscribers_url"`
+	SubscriptionURL  string     `json:"subscription_url"`
+	CommitsURL       string     `json:"commits_url"`
+	GitCommitsURL    string     `json:"git_commits_url"`
+	CommentsURL      string     `json:"comments_url"`
+	IssueCommentURL  string     `json:"issue_comment_url"`
+	ContentsURL      string     `json:"contents_url"`
+	CompareURL       string     `json:"compare_url"`
+	MergesURL        string     `json:"merges_url"`
+	ArchiveURL       string     `json:"archive_url"`
+	DownloadsURL     string     `json:"downloads_url"`
+	IssuesURL        string     `json:"issues_url"`
+	PullsURL         string     `json:"pulls_url"`
+	MilestonesURL    string     `json:"milestones_url"`
+	NotificationsURL string     `json:"notifications_url"`
+	LabelsURL        string     `json:"labels_url"`
+	ReleasesURL      string     `json:"releases_url"`
+	DeploymentsURL   string     `json:"deployments_url"`
+	CreatedAt        *time.Time `json:"created_at"`
+	UpdatedAt        *time.Time `json:"updated_at"`
+	PushedAt         *time.Time `json:"pushed_at"`
+	GitURL           string     `json:"git_url"`
+	SSHURL           string     `json:"ssh_url"`
+	CloneURL         string     `json:"clone_url"`
+	SvnURL           string     `json:"svn_url"`
+	Homepage         *string    `json:"homepage"`
+	Size             int        `json:"size"`
+	StargazersCount  int        `json:"stargazers_count"`
+	WatchersCount    int        `json:"watchers_count"`
+	Language         *string    `json:"language"`
+	HasIssues        bool       `json:"has_issues"`
+	HasProjects      bool       `json:"has_projects"`
+	HasDownloads     bool       `json:"has_downloads"`
+	HasWiki          bool       `json:"has_wiki"`
+	HasPages         bool       `json:"has_pages"`
+	ForksCount       int        `json:"forks_count"`
+	MirrorURL        *string    `json:"mirror_url"`
+	Archived         bool       `json:"archived"`
+	Disabled         bool       `json:"disabled"`
+	OpenIssuesCount  int        `json:"open_issues_count"`
+	License          *struct{}  `json:"license"`
+	Forks            int        `json:"forks"`
+	OpenIssues       int        `json:"open_issues"`
+	Watchers         int        `json:"watchers"`
+	DefaultBranch    string     `json:"default_branch"`
+}
+
+// bodies makes the objects of delivery bodies, with API URLs under api and
+// web URLs (html_url) under web.
+type bodies struct {
+	api, web string
+	dir      Directory
+}
+
+// fieldEvent returns the body of the delivery of change c of event e, at
+// when: field_added with the value (and the value before, if any), or
+// field_removed with the value removed.
+func (b *bodies) fieldEvent(e *issuefields.Event, c *issuefields.FieldChange) issuesEvent {
 	repo := e.Issue.Repository
-	r := payloadRepository{
-		ID:       repo.ID,
-		Name:     repo.Name,
-		FullName: repo.Owner + "/" + repo.Name,
-		Private:  repo.Private,
-		Owner:    payloadAccount{Login: repo.Owner},
+	body := issuesEvent{
+		Issue:      b.issue(repo, e.Issue.Number, e.Time),
+		IssueField: issueField{ID: c.Field.ID, Name: c.Field.Name, FieldType: c.Field.DataType},
+		Repository: b.repository(repo),
+		Sender:     b.user(e.Actor.Login, ""),
 	}
-	issueURL := fmt.Sprintf("%s/repos/%s/%s/issues/%d", baseURL, url.PathEscape(repo.Owner), url.PathEscape(repo.Name), e.Issue.Number)
-	bodies := make([][]byte, 0, len(e.Changes))
-	for _, c := range e.Changes {
-		p := payload{
-			Action:     actionOf(c),
-			Issue:      payloadIssue{Number: e.Issue.Number, URL: issueURL},
-			IssueField: payloadField{ID: c.Field.ID, Name: c.Field.Name, FieldType: c.Field.DataType},
-			Repository: r,
-			// Only an organization's repositories have fields, so the
-			// owner of a repository with a change is an organization.
-			Organization: payloadAccount{Login: repo.Owner},
-			Sender:       payloadAccount{Login: e.Actor.Login},
-		}
-		switch {
-		case c.After == nil:
-			p.IssueFieldValue = valueOf(e.Issue, &c.Field, c.Before)
-		case c.Before != nil:
-			p.IssueFieldValue = valueOf(e.Issue, &c.Field, c.After)
-			p.Changes = &payloadChanges{IssueFieldValue: payloadFrom{From: valueOf(e.Issue, &c.Field, c.Before)}}
-		default:
-			p.IssueFieldValue = valueOf(e.Issue, &c.Field, c.After)
-		}
-		body, err := json.Marshal(p)
-		if err != nil {
-			return nil, err
-		}
-		bodies = append(bodies, body)
+	if repo.OwnedByOrganization {
+		org := b.organization(repo.Owner)
+		body.Organization = &org
 	}
-	return bodies, nil
+	if e.Actor.Kind == issuefields.AppInstallationToken {
+		id := cmp.Or(b.dir.Account(e.Actor.Login).InstallationID, stableID("installation", e.Actor.Login))
+		body.Installation = &simpleInstall{ID: id, NodeID: nodeID("IN", id)}
+	}
+	switch {
+	case c.After == nil:
+		body.Action = ActionFieldRemoved
+		body.IssueFieldValue = valueOf(e.Issue, &c.Field, c.Before)
+	default:
+		body.Action = ActionFieldAdded
+		body.IssueFieldValue = valueOf(e.Issue, &c.Field, c.After)
+		if c.Before != nil {
+			body.Changes = new(changes)
+			body.Changes.IssueFieldValue.From = valueOf(e.Issue, &c.Field, c.Before)
+		}
+	}
+	return body
 }
 
 // valueOf returns v, a value of field f on issue, as a delivery shows it.
@@ -147,7 +300,7 @@ func valueOf(issue issuefields.Issue, f *issuefields.Field, v *issuefields.Value
 	case issuefields.DataTypeSingleSelect, issuefields.DataTypeMultiSelect:
 		for _, o := range f.Options {
 			if slices.Contains(v.OptionIDs, o.ID) {
-				out.Options = append(out.Options, payloadOption{ID: o.ID, Name: o.Name, Color: o.Color, Description: optional(o.Description)})
+				out.Options = append(out.Options, option{ID: o.ID, Name: o.Name, Color: o.Color, Description: optional(o.Description)})
 				out.ValueIDs = append(out.ValueIDs, o.ID)
 			}
 		}
@@ -159,17 +312,206 @@ func valueOf(issue issuefields.Issue, f *issuefields.Field, v *issuefields.Value
 	return out
 }
 
-// valueID returns the id of the value of field on issue: a number that stays
-// the same for one issue and field, across restarts and servers, and fits in
-// the integers that JavaScript holds exactly.
+// valueID returns the id of the value of field on issue: the same for one
+// issue and field, across restarts and servers.
 func valueID(issue issuefields.Issue, field int64) int64 {
-	h := fnv.New64a()
-	var b [24]byte
-	binary.LittleEndian.PutUint64(b[0:], uint64(issue.Repository.ID))
-	binary.LittleEndian.PutUint64(b[8:], uint64(issue.Number))
-	binary.LittleEndian.PutUint64(b[16:], uint64(field))
-	h.Write(b[:])
-	return int64(h.Sum64()>>11) + 1
+	return stableID("value", issue.Repository.ID, issue.Number, field)
+}
+
+// issue returns issue number of repo as a delivery shows it at when.
+func (b *bodies) issue(repo issuefields.Repository, number int64, when time.Time) issue {
+	d := b.dir.Issue(repo, number)
+	api := b.api + repoPath(repo) + "/issues/" + strconv.FormatInt(number, 10)
+	id := stableID("issue", repo.ID, number)
+	is := issue{
+		URL:               api,
+		RepositoryURL:     b.api + repoPath(repo),
+		LabelsURL:         api + "/labels{/name}",
+		CommentsURL:       api + "/comments",
+		EventsURL:         api + "/events",
+		HTMLURL:           b.web + webPath(repo) + "/issues/" + strconv.FormatInt(number, 10),
+		TimelineURL:       api + "/timeline",
+		ID:                id,
+		NodeID:            nodeID("I", id),
+		Number:            number,
+		Title:             cmp.Or(d.Title, "Issue #"+strconv.FormatInt(number, 10)),
+		User:              b.user(cmp.Or(d.Author, repo.Owner), ownerType(repo, d.Author)),
+		Labels:            []struct{}{},
+		State:             cmp.Or(d.State, "open"),
+		Assignees:         []struct{}{},
+		CreatedAt:         cmp.Or(d.CreatedAt, when).UTC().Truncate(time.Second),
+		UpdatedAt:         when.UTC().Truncate(time.Second),
+		AuthorAssociation: "NONE",
+		Body:              optional(d.Body),
+		Reactions:         reactions{URL: api + "/reactions"},
+	}
+	if is.State == "closed" {
+		closed := cmp.Or(d.ClosedAt, when).UTC().Truncate(time.Second)
+		is.ClosedAt = &closed
+	}
+	if strings.EqualFold(is.User.Login, repo.Owner) {
+		is.AuthorAssociation = "OWNER"
+	}
+	return is
+}
+
+// ownerType returns the account type of author, an issue's author or "" for
+// the default (the repository's owner).
+func ownerType(repo issuefields.Repository, author string) string {
+	if (author == "" || strings.EqualFold(author, repo.Owner)) && repo.OwnedByOrganization {
+		return "Organization"
+	}
+	return ""
+}
+
+// user returns the account login as a delivery shows it; kind is its type
+// when the caller knows it, or "".
+func (b *bodies) user(login, kind string) simpleUser {
+	d := b.dir.Account(login)
+	id := cmp.Or(d.ID, stableID("account", strings.ToLower(login)))
+	kind = cmp.Or(d.Type, kind)
+	if kind == "" {
+		kind = "User"
+		if strings.HasSuffix(login, "[bot]") {
+			kind = "Bot"
+		}
+	}
+	api := b.api + "/users/" + url.PathEscape(login)
+	prefix := map[string]string{"Organization": "O", "Bot": "BOT"}[kind]
+	return simpleUser{
+		Login:             login,
+		ID:                id,
+		NodeID:            nodeID(cmp.Or(prefix, "U"), id),
+		Name:              optional(d.Name),
+		AvatarURL:         b.web + "/avatars/u/" + strconv.FormatInt(id, 10),
+		URL:               api,
+		HTMLURL:           b.web + "/" + url.PathEscape(login),
+		FollowersURL:      api + "/followers",
+		FollowingURL:      api + "/following{/other_user}",
+		GistsURL:          api + "/gists{/gist_id}",
+		StarredURL:        api + "/starred{/owner}{/repo}",
+		SubscriptionsURL:  api + "/subscriptions",
+		OrganizationsURL:  api + "/orgs",
+		ReposURL:          api + "/repos",
+		EventsURL:         api + "/events{/privacy}",
+		ReceivedEventsURL: api + "/received_events",
+		Type:              kind,
+		UserViewType:      "public",
+	}
+}
+
+// organization returns the organization login as a delivery shows it.
+func (b *bodies) organization(login string) organization {
+	u := b.user(login, "Organization")
+	api := b.api + "/orgs/" + url.PathEscape(login)
+	return organization{
+		Login:            login,
+		ID:               u.ID,
+		NodeID:           u.NodeID,
+		URL:              api,
+		ReposURL:         api + "/repos",
+		EventsURL:        api + "/events",
+		HooksURL:         api + "/hooks",
+		IssuesURL:        api + "/issues",
+		MembersURL:       api + "/members{/member}",
+		PublicMembersURL: api + "/public_members{/member}",
+		AvatarURL:        u.AvatarURL,
+	}
+}
+
+// repository returns repo as a delivery shows it.
+func (b *bodies) repository(repo issuefields.Repository) repository {
+	d := b.dir.Repository(repo)
+	api := b.api + repoPath(repo)
+	web := b.web + webPath(repo)
+	host := hostOf(b.web)
+	kind := ""
+	if repo.OwnedByOrganization {
+		kind = "Organization"
+	}
+	r := repository{
+		ID:               repo.ID,
+		NodeID:           nodeID("R", repo.ID),
+		Name:             repo.Name,
+		FullName:         repo.Owner + "/" + repo.Name,
+		Private:          repo.Private,
+		Visibility:       "public",
+		Owner:            b.user(repo.Owner, kind),
+		HTMLURL:          web,
+		Description:      optional(d.Description),
+		URL:              api,
+		ForksURL:         api + "/forks",
+		KeysURL:          api + "/keys{/key_id}",
+		CollaboratorsURL: api + "/collaborators{/collaborator}",
+		TeamsURL:         api + "/teams",
+		HooksURL:         api + "/hooks",
+		IssueEventsURL:   api + "/issues/events{/number}",
+		EventsURL:        api + "/events",
+		AssigneesURL:     api + "/assignees{/user}",
+		BranchesURL:      api + "/branches{/branch}",
+		TagsURL:          api + "/tags",
+		BlobsURL:         api + "/git/blobs{/sha}",
+		GitTagsURL:       api + "/git/tags{/sha}",
+		GitRefsURL:       api + "/git/refs{/sha}",
+		TreesURL:         api + "/git/trees{/sha}",
+		StatusesURL:      api + "/statuses/{sha}",
+		LanguagesURL:     api + "/languages",
+		StargazersURL:    api + "/stargazers",
+		ContributorsURL:  api + "/contributors",
+		SubscribersURL:   api + "/subscribers",
+		SubscriptionURL:  api + "/subscription",
+		CommitsURL:       api + "/commits{/sha}",
+		GitCommitsURL:    api + "/git/commits{/sha}",
+		CommentsURL:      api + "/comments{/number}",
+		IssueCommentURL:  api + "/issues/comments{/number}",
+		ContentsURL:      api + "/contents/{+path}",
+		CompareURL:       api + "/compare/{base}...{head}",
+		MergesURL:        api + "/merges",
+		ArchiveURL:       api + "/{archive_format}{/ref}",
+		DownloadsURL:     api + "/downloads",
+		IssuesURL:        api + "/issues{/number}",
+		PullsURL:         api + "/pulls{/number}",
+		MilestonesURL:    api + "/milestones{/number}",
+		NotificationsURL: api + "/notifications{?since,all,participating}",
+		LabelsURL:        api + "/labels{/name}",
+		ReleasesURL:      api + "/releases{/id}",
+		DeploymentsURL:   api + "/deployments",
+		GitURL:           "git://" + host + webPath(repo) + ".git",
+		SSHURL:           "git@" + host + ":" + repo.Owner + "/" + repo.Name + ".git",
+		CloneURL:         web + ".git",
+		SvnURL:           web,
+		HasIssues:        true,
+		HasProjects:      true,
+		HasDownloads:     true,
+		HasWiki:          true,
+		DefaultBranch:    cmp.Or(d.DefaultBranch, "main"),
+	}
+	if repo.Private {
+		r.Visibility = "private"
+	}
+	if !d.CreatedAt.IsZero() {
+		created := d.CreatedAt.UTC().Truncate(time.Second)
+		r.CreatedAt = &created
+	}
+	return r
+}
+
+// repoPath returns the API path of repo: /repos/<owner>/<name>, escaped.
+func repoPath(repo issuefields.Repository) string {
+	return "/repos" + webPath(repo)
+}
+
+// webPath returns /<owner>/<name>, escaped.
+func webPath(repo issuefields.Repository) string {
+	return "/" + url.PathEscape(repo.Owner) + "/" + url.PathEscape(repo.Name)
+}
+
+// hostOf returns the host of the URL base, or "localhost".
+func hostOf(base string) string {
+	if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "localhost"
 }
 
 // optional returns nil for "", and a pointer to s otherwise.
@@ -180,11 +522,92 @@ func optional(s string) *string {
 	return &s
 }
 
-// actionOf returns the action of the delivery of c: field_removed when the
-// field has no value after the change, field_added otherwise.
-func actionOf(c issuefields.FieldChange) string {
-	if c.After == nil {
-		return ActionFieldRemoved
+// zen is the saying of a ping delivery.
+const zen = "Keep it logically awesome."
+
+// pingEvent is the body of a ping delivery, GitHub's webhook-ping.
+type pingEvent struct {
+	Zen          string        `json:"zen"`
+	HookID       int64         `json:"hook_id"`
+	Hook         pingHook      `json:"hook"`
+	Repository   *repository   `json:"repository,omitempty"`
+	Organization *organization `json:"organization,omitempty"`
+	Sender       simpleUser    `json:"sender"`
+}
+
+// pingHook is the hook of a ping delivery.
+type pingHook struct {
+	Type          string     `json:"type"`
+	ID            int64      `json:"id"`
+	Name          string     `json:"name"`
+	Active        bool       `json:"active"`
+	Events        []string   `json:"events"`
+	Config        pingConfig `json:"config"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	URL           string     `json:"url"`
+	TestURL       string     `json:"test_url,omitempty"`
+	PingURL       string     `json:"ping_url"`
+	DeliveriesURL string     `json:"deliveries_url"`
+}
+
+// pingConfig is a hook's configuration as a ping shows it: no secret.
+type pingConfig struct {
+	ContentType string `json:"content_type"`
+	InsecureSSL string `json:"insecure_ssl"`
+	URL         string `json:"url"`
+}
+
+// ping returns the body of a ping delivery to h, whose repository is repo
+// (nil for an organization's hook), sent on behalf of sender.
+func (b *bodies) ping(h *Hook, repo *issuefields.Repository, sender string) pingEvent {
+	url := b.hookURL(h, repo)
+	p := pingEvent{
+		Zen:    zen,
+		HookID: h.ID,
+		Hook: pingHook{
+			Type:          "Organization",
+			ID:            h.ID,
+			Name:          "web",
+			Active:        h.Active,
+			Events:        eventsOf(h),
+			Config:        pingConfig{ContentType: h.Config.ContentType, InsecureSSL: h.Config.InsecureSSL, URL: h.Config.URL},
+			CreatedAt:     h.CreatedAt,
+			UpdatedAt:     h.UpdatedAt,
+			URL:           url,
+			PingURL:       url + "/pings",
+			DeliveriesURL: url + "/deliveries",
+		},
+		Sender: b.user(sender, ""),
 	}
-	return ActionFieldAdded
+	if repo != nil {
+		r := b.repository(*repo)
+		p.Repository, p.Hook.Type, p.Hook.TestURL = &r, "Repository", url+"/test"
+		if repo.OwnedByOrganization {
+			org := b.organization(repo.Owner)
+			p.Organization = &org
+		}
+	} else {
+		org := b.organization(h.Scope.Organization)
+		p.Organization = &org
+	}
+	return p
+}
+
+// eventsOf returns the events of h as answers and pings show them: an
+// array, empty rather than null for a hook kept without events.
+func eventsOf(h *Hook) []string {
+	if h.Events == nil {
+		return []string{}
+	}
+	return h.Events
+}
+
+// hookURL returns the API URL of h, whose repository is repo (nil for an
+// organization's hook).
+func (b *bodies) hookURL(h *Hook, repo *issuefields.Repository) string {
+	if repo != nil {
+		return b.api + repoPath(*repo) + "/hooks/" + strconv.FormatInt(h.ID, 10)
+	}
+	return b.api + "/orgs/" + url.PathEscape(h.Scope.Organization) + "/hooks/" + strconv.FormatInt(h.ID, 10)
 }

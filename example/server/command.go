@@ -17,6 +17,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/storetest"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // demoData is the data the server serves without -data: see dataFile for its
@@ -33,6 +34,7 @@ const shutdownTimeout = 10 * time.Second
 type Store interface {
 	issuefields.Store
 	storetest.Seeder
+	webhook.Store
 }
 
 // Command is the example server's command line. The zero value is the command
@@ -62,6 +64,15 @@ type Command struct {
 	// checks and then loads, which is right when one server at a time
 	// starts on the store. A store with neither is loaded at every start.
 	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
+
+	// WriteLimiter, if not nil, returns the limiter of the secondary rate
+	// limit on writes, given the limits of -write-limit and
+	// -write-limit-hourly and the server's log. Run calls it after Open,
+	// and calls stop after the server has stopped, before closeStore.
+	// Without WriteLimiter, each server process counts its own writes
+	// (issuefields.NewWriteLimiter); pgstore's command gives the limiter
+	// that the servers sharing its database share.
+	WriteLimiter func(limits issuefields.WriteLimits, logger *slog.Logger) (l issuefields.WriteLimiter, stop func())
 }
 
 // Main runs c with the process's command line until the process gets SIGINT
@@ -100,32 +111,47 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	defer closeStore()
+	limiter, stopLimiter := c.writeLimiter(opts.writeLimits(), logger)
+	defer stopLimiter()
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
 	defer ln.Close()
 	base := "http://" + ln.Addr().String() + opts.prefix
-	notifier, closeNotifier, err := newNotifier(opts, base, logger)
+	urls := opts.publicURLs(ln.Addr().String())
+	if opts.webhookURL != "" {
+		if err := ensureHooks(ctx, d, opts.webhookURL, opts.webhookSecret); err != nil {
+			return err
+		}
+	}
+	hooks, notifier, err := newNotifier(opts, urls, d, logger)
 	if err != nil {
 		return err
 	}
+	closeNotifier := hooks.Close
 	h, err := issuefields.New(issuefields.Config{
-		Store:       d.store,
-		Verifier:    d.tokens,
-		Vendor:      opts.vendor,
-		Logger:      logger,
-		Notifier:    notifier,
-		WriteLimits: opts.writeLimits(),
+		Store:        d.store,
+		Verifier:     d.tokens,
+		Vendor:       opts.vendor,
+		BaseURL:      opts.baseURL,
+		Logger:       logger,
+		Notifier:     notifier,
+		WriteLimiter: limiter,
 	})
 	if err != nil {
 		return err
 	}
-	var handler http.Handler = routes(h, opts.prefix, d.store, logger)
+	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store, Verifier: d.tokens, Notifier: hooks,
+		Vendor: opts.vendor, Logger: logger})
+	if err != nil {
+		return err
+	}
+	var handler http.Handler = routes(withHookRoutes(h, hookRoutes), opts.prefix, opts.baseURL, d.store, logger)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {
-		m := newCounters(notifier)
+		m := newCounters(hooks)
 		handler = m.count(handler)
 		url, closeDebug, err := serveDebug(opts.debugAddr, m, errorLog)
 		if err != nil {
@@ -165,4 +191,13 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// writeLimiter returns the limiter of the secondary rate limit on writes,
+// and the function that stops it.
+func (c Command) writeLimiter(limits issuefields.WriteLimits, logger *slog.Logger) (issuefields.WriteLimiter, func()) {
+	if c.WriteLimiter == nil {
+		return issuefields.NewWriteLimiter(limits), func() {}
+	}
+	return c.WriteLimiter(limits, logger)
 }

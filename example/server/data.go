@@ -225,6 +225,8 @@ func (d *dataset) addIssues(context.Context) error {
 				return fmt.Errorf("%s: an issue is deleted or transferred, not both", at)
 			case is.Deleted && len(is.Values) > 0:
 				return fmt.Errorf("%s: a deleted issue has no values", at)
+			case is.State != "" && is.State != "open" && is.State != "closed":
+				return fmt.Errorf("%s.state: %q is not open or closed", at, is.State)
 			}
 			if err := d.store.AddIssue(d.repos[i].Owner, d.repos[i].Name, is.Number); err != nil {
 				return fmt.Errorf("%s.number: %w", at, err)
@@ -353,7 +355,12 @@ func (d *dataset) addPermissions(ctx context.Context, e *tokenEntry, repos map[s
 		if !ok {
 			return fmt.Errorf("%s.pull_requests: unknown permission %q; want none, read or write", where, p.PullRequests)
 		}
-		e.repos[repo.ID] = issuefields.RepositoryPermissions{Visible: true, Issues: issues, PullRequests: pulls, Push: p.Push}
+		hooks, ok := permission(p.RepositoryHooks)
+		if !ok {
+			return fmt.Errorf("%s.repository_hooks: unknown permission %q; want none, read or write", where, p.RepositoryHooks)
+		}
+		e.repos[repo.ID] = issuefields.RepositoryPermissions{Visible: true, Issues: issues, PullRequests: pulls, Push: p.Push,
+			RepositoryHooks: hooks}
 		e.owners[strings.ToLower(repo.Owner)] = true
 	}
 	return nil
@@ -375,11 +382,16 @@ func (d *dataset) addOrganizationPermissions(e *tokenEntry, td tokenData, at str
 		if _, ok := e.orgs[strings.ToLower(login)]; ok {
 			return fmt.Errorf("%s: the token already lists this organization in another case", where)
 		}
-		fields, ok := permission(td.Organizations[login].IssueFields)
+		op := td.Organizations[login]
+		fields, ok := permission(op.IssueFields)
 		if !ok {
-			return fmt.Errorf("%s.issue_fields: unknown permission %q; want none, read or write", where, td.Organizations[login].IssueFields)
+			return fmt.Errorf("%s.issue_fields: unknown permission %q; want none, read or write", where, op.IssueFields)
 		}
-		e.orgs[strings.ToLower(login)] = issuefields.OrganizationPermissions{Visible: true, IssueFields: fields}
+		hooks, ok := permission(op.OrganizationHooks)
+		if !ok {
+			return fmt.Errorf("%s.organization_hooks: unknown permission %q; want none, read or write", where, op.OrganizationHooks)
+		}
+		e.orgs[strings.ToLower(login)] = issuefields.OrganizationPermissions{Visible: true, IssueFields: fields, OrganizationHooks: hooks}
 	}
 	return nil
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // counters are what the debug listener (-debug-addr) shows at /debug/vars,
-// under the key "issuefields": the requests by status class, and with
-// -webhook the deliveries' counts. They are not published in expvar's global
+// under the key "issuefields": the requests by status class, and the
+// webhook deliveries' counts. They are not published in expvar's global
 // registry, so that servers in one process count apart.
 type counters struct {
 	vars     expvar.Map

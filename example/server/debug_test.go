@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // debugVars returns the issuefields counters of /debug/vars.
@@ -48,9 +49,6 @@ func TestDebugListener(t *testing.T) {
 	if got, want := vars["requests"], map[string]float64{"2xx": 3, "4xx": 1}; !maps.Equal(got, want) {
 		t.Errorf("requests = %v, want %v", got, want)
 	}
-	if _, ok := vars["webhook"]; ok {
-		t.Errorf("/debug/vars shows webhook counts without -webhook")
-	}
 	if a := send(t, http.MethodGet, url+"/debug/pprof/", "", ""); a.status != http.StatusOK || !strings.Contains(a.body, "goroutine") {
 		t.Errorf("GET /debug/pprof/ = %d, want 200 and the list of profiles", a.status)
 	}
@@ -59,18 +57,35 @@ func TestDebugListener(t *testing.T) {
 	}
 }
 
-// TestDebugListenerShowsWebhookCounts checks that with -webhook the
-// counters include the deliveries.
+// TestDebugListenerShowsWebhookCounts checks that the counters include the
+// deliveries, with or without -webhook, since hooks may be created through
+// the API: here a hook that -webhook creates gets one failed delivery.
 func TestDebugListenerShowsWebhookCounts(t *testing.T) {
-	s := startServer(t, "-debug-addr", "127.0.0.1:0", "-webhook", "http://127.0.0.1:1/hook", "-webhook-secret", "s")
-	url, err := debugURL(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hook := debugVars(t, url)["webhook"]
-	for _, key := range []string{"Delivered", "Failed", "Dropped", "Abandoned", "Queued"} {
-		if _, ok := hook[key]; !ok {
-			t.Errorf("/debug/vars has no webhook %s with -webhook: %v", key, hook)
+	for _, tc := range []struct {
+		args   []string
+		failed float64
+	}{
+		{nil, 0},
+		{[]string{"-webhook", "http://127.0.0.1:1/hook", "-webhook-secret", "s"}, 1},
+	} {
+		s := startServer(t, append([]string{"-debug-addr", "127.0.0.1:0"}, tc.args...)...)
+		url, err := debugURL(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write := s.base + "repos/octo-org/hello-world/issues/3/issue-field-values"
+		if status, body := do(t, http.MethodPost, write, "demo-writer-token", `{"issue_field_values": [{"field_id": 2, "value": 1}]}`); status != http.StatusOK {
+			t.Fatalf("%q: POST = %d %s", tc.args, status, body)
+		}
+		var hook map[string]float64
+		for deadline := time.Now().Add(deliveryBound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if hook = debugVars(t, url)["webhook"]; hook["Failed"] >= tc.failed && hook["Queued"] == 0 {
+				break
+			}
+		}
+		want := map[string]float64{"Delivered": 0, "Failed": tc.failed, "Dropped": 0, "Abandoned": 0, "Queued": 0}
+		if !maps.Equal(hook, want) {
+			t.Errorf("%q: /debug/vars webhook = %v, want %v", tc.args, hook, want)
 		}
 	}
 }

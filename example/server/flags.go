@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ type options struct {
 	writeLimit, writeLimitHourly, maxConns int
 	webhookURL, webhookSecret, dataFile    string
 	logFormat, debugAddr                   string
+	baseURL, webURL                        string
 	logLevel                               slog.Level
 	readTimeout, writeTimeout, idleTimeout time.Duration
 }
@@ -94,8 +96,10 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
 	fs.IntVar(&opts.writeLimit, "write-limit", defaultWritesPerMinute, "most writes a minute per token; 0 turns the limit off")
 	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", defaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
-	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` that gets an issues webhook delivery per changed field, as GitHub sends them, signed with -webhook-secret; without it, events are logged at -log-level debug")
-	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs webhook deliveries (X-<Vendor>-Signature-256; X-Hub-Signature-256 with -vendor GitHub)")
+	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` of an organization hook, created at start-up unless it exists, for every organization: it gets an issues delivery per changed field, as GitHub sends them, signed with -webhook-secret (hooks are managed through GitHub's /orgs/{org}/hooks and /repos/{owner}/{repo}/hooks routes)")
+	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs the deliveries of -webhook's hooks (X-<Vendor>-Signature-256; X-Hub-Signature-256 with -vendor GitHub)")
+	fs.StringVar(&opts.baseURL, "base-url", "", "public `URL` of the API, its path included (such as https://example.com/api/v3 with -prefix /api/v3): every absolute URL the server writes (Link, Location, webhook bodies, hook URLs) is under it; without it, Link and Location follow each request's Host, and webhook bodies and hook URLs are under http://<listening address><-prefix>")
+	fs.StringVar(&opts.webURL, "web-url", "", "public `URL` of the web pages, under which webhook bodies' html_url are; without it, the scheme and host of -base-url")
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
 	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug (also a line per event), info (a line per request), warn or error")
@@ -132,6 +136,9 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 			errors.New("-read-timeout, -write-timeout and -idle-timeout: want a duration such as 30s, or 0 for no bound")},
 		{opts.maxConns < 1, fmt.Errorf("-max-conns %d: want a number of connections, at least 1", opts.maxConns)},
 		{opts.webhookURL != "" && opts.webhookSecret == "", errors.New("-webhook needs -webhook-secret, the secret that signs each delivery")},
+		{opts.webhookURL != "" && !absoluteURL(opts.webhookURL), fmt.Errorf("-webhook %q: want an absolute http or https URL", opts.webhookURL)},
+		{opts.baseURL != "" && !absoluteURL(opts.baseURL), fmt.Errorf("-base-url %q: want an absolute http or https URL, such as https://api.example.com", opts.baseURL)},
+		{opts.webURL != "" && !absoluteURL(opts.webURL), fmt.Errorf("-web-url %q: want an absolute http or https URL, such as https://example.com", opts.webURL)},
 		{levelErr != nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", logLevel)},
 		{opts.logFormat != logText && opts.logFormat != logJSON, fmt.Errorf("-log-format %q: want text or json", opts.logFormat)},
 		{!vendorPattern.MatchString(opts.vendor), fmt.Errorf("-vendor %q: want letters and digits, such as Service or GitHub", opts.vendor)},
@@ -142,6 +149,27 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	}
 	opts.prefix = prefix
 	return opts, nil
+}
+
+// absoluteURL reports whether s is an absolute http or https URL.
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// publicURLs are the public addresses of the API and of the web pages.
+type publicURLs struct{ api, web string }
+
+// publicURLs returns the public addresses of opts for a server that listens
+// on addr: -base-url and -web-url, or what they default to.
+func (opts options) publicURLs(addr string) publicURLs {
+	api := strings.TrimSuffix(cmp.Or(opts.baseURL, "http://"+addr+opts.prefix), "/")
+	web := opts.webURL
+	if web == "" {
+		u, _ := url.Parse(api)
+		web = u.Scheme + "://" + u.Host
+	}
+	return publicURLs{api: api, web: strings.TrimSuffix(web, "/")}
 }
 
 var (

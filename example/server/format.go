@@ -42,6 +42,9 @@ type repositoryData struct {
 	Owner   string `json:"owner"`
 	Name    string `json:"name"`
 	Private bool   `json:"private"`
+	// Description is what webhook deliveries show of the repository's
+	// description.
+	Description string `json:"description"`
 	// RenamedFrom lists the names the repository had before, oldest first:
 	// "name" for a name under Owner, "owner/name" for a name under another
 	// owner, the repository's before a transfer. Requests that use one of
@@ -64,9 +67,14 @@ func (rd repositoryData) formerNames() []string {
 }
 
 // issueData is one issue: live with values, deleted, or transferred to
-// another place, which the transfer creates.
+// another place, which the transfer creates. Its title, state, author and
+// body are what webhook deliveries show of it; the store does not keep them.
 type issueData struct {
 	Number        int64       `json:"number"`
+	Title         string      `json:"title"`
+	State         string      `json:"state"`
+	Author        string      `json:"author"`
+	Body          string      `json:"body"`
 	Values        []valueData `json:"values"`
 	Deleted       bool        `json:"deleted"`
 	TransferredTo *issueRef   `json:"transferred_to"`
@@ -104,20 +112,22 @@ type tokenData struct {
 	// classic or OAuth app token that lists none sees every organization.
 	Organizations map[string]organizationPermissionsData `json:"organizations"`
 	// Scopes are the OAuth scopes of a classic or OAuth app token, such as
-	// "read:org" and "admin:org".
+	// "read:org", "admin:org", "admin:org_hook" and "admin:repo_hook".
 	Scopes []string `json:"scopes"`
 }
 
 // organizationPermissionsData is what a token may do in one organization. An
 // empty permission means none.
 type organizationPermissionsData struct {
-	IssueFields string `json:"issue_fields"`
+	IssueFields       string `json:"issue_fields"`
+	OrganizationHooks string `json:"organization_hooks"`
 }
 
 // permissionsData is what a token may do in one repository. An empty
 // permission means none.
 type permissionsData struct {
-	Issues       string `json:"issues"`
-	PullRequests string `json:"pull_requests"`
-	Push         bool   `json:"push"`
+	Issues          string `json:"issues"`
+	PullRequests    string `json:"pull_requests"`
+	Push            bool   `json:"push"`
+	RepositoryHooks string `json:"repository_hooks"`
 }

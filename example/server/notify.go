@@ -1,39 +1,87 @@
 package server
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
 )
 
-// newNotifier returns the notifier the options ask for: webhook deliveries to
-// opts.webhookURL, with the URLs of their bodies under base, or else a log line per event at debug level, or none at
-// all (nil) when the logger drops debug lines, as it does by default: the
-// handler then builds no events. closeFn drains what is still queued, within
-// the bound of its context.
-func newNotifier(opts options, base string, logger *slog.Logger) (n issuefields.Notifier, closeFn func(context.Context) error, err error) {
-	if opts.webhookURL == "" {
-		noQueue := func(context.Context) error { return nil }
-		if !logger.Enabled(context.Background(), slog.LevelDebug) {
-			return nil, noQueue, nil
-		}
-		return logEvents(logger), noQueue, nil
-	}
-	hook, err := webhook.New(opts.webhookURL, webhook.Options{
-		Secret:  []byte(opts.webhookSecret),
-		Vendor:  opts.vendor,
-		BaseURL: base,
-		Logger:  logger,
+// newNotifier returns the webhook.Notifier of the server, which delivers each
+// event to the hooks that d's store holds, as GitHub delivers them, with the
+// URLs of their bodies under urls, and the handler's notifier: hooks, and
+// when the logger keeps debug lines, a line per event too. Closing hooks
+// drains the deliveries still queued, within the bound of its context.
+func newNotifier(opts options, urls publicURLs, d *dataset, logger *slog.Logger) (hooks *webhook.Notifier, n issuefields.Notifier, err error) {
+	hooks, err = webhook.New(webhook.Options{
+		Store:     d.store,
+		Directory: newDirectory(d.file),
+		BaseURL:   urls.api,
+		WebURL:    urls.web,
+		Vendor:    opts.vendor,
+		Logger:    logger,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("-webhook: %w", err)
+		return nil, nil, err
 	}
-	return hook, hook.Close, nil
+	if !logger.Enabled(context.Background(), slog.LevelDebug) {
+		return hooks, hooks, nil
+	}
+	events := logEvents(logger)
+	return hooks, issuefields.NotifierFunc(func(ctx context.Context, e issuefields.Event) error {
+		_ = events.Notify(ctx, e)
+		return hooks.Notify(ctx, e)
+	}), nil
+}
+
+// ensureHooks gives every organization of d an organization hook that sends
+// the issue field events to url, signed with secret, unless it has a hook
+// with that URL already: a server that restarts on a store that keeps its
+// hooks adds none. Two servers starting at once on one database may each
+// create one; each then keeps the oldest and deletes the others, so that one
+// hook remains.
+func ensureHooks(ctx context.Context, d *dataset, url, secret string) error {
+	now := time.Now().UTC().Truncate(time.Second)
+	for _, org := range d.organizations() {
+		scope := webhook.Scope{Organization: org}
+		hooks, err := hooksTo(ctx, d.store, scope, url)
+		if err != nil {
+			return fmt.Errorf("-webhook: the hooks of %s: %w", org, err)
+		}
+		if len(hooks) > 0 {
+			continue
+		}
+		_, err = d.store.CreateHook(ctx, webhook.Hook{Scope: scope, Active: true, Events: []string{webhook.EventName},
+			Config: webhook.Config{URL: url, ContentType: "json", Secret: secret, InsecureSSL: "0"}, CreatedAt: now, UpdatedAt: now}, webhook.MaxHooks)
+		if err != nil {
+			return fmt.Errorf("-webhook: a hook of %s: %w", org, err)
+		}
+		if hooks, err = hooksTo(ctx, d.store, scope, url); err != nil {
+			return fmt.Errorf("-webhook: the hooks of %s: %w", org, err)
+		}
+		for _, h := range hooks[1:] {
+			if err := d.store.DeleteHook(ctx, scope, h.ID); err != nil && !errors.Is(err, issuefields.ErrNotFound) {
+				return fmt.Errorf("-webhook: a second hook of %s: %w", org, err)
+			}
+		}
+	}
+	return nil
+}
+
+// hooksTo returns the hooks of scope that deliver to url, oldest first.
+func hooksTo(ctx context.Context, s webhook.Store, scope webhook.Scope, url string) ([]webhook.Hook, error) {
+	hooks, err := s.Hooks(ctx, scope)
+	hooks = slices.DeleteFunc(hooks, func(h webhook.Hook) bool { return h.Config.URL != url })
+	slices.SortFunc(hooks, func(a, b webhook.Hook) int { return cmp.Compare(a.ID, b.ID) })
+	return hooks, err
 }
 
 // logEvents is a notifier that writes each event to the log at debug level,

@@ -2,11 +2,13 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
@@ -25,20 +27,31 @@ const readinessProbe = ".readyz"
 
 // routes returns the server's handler: api mounted at prefix ("" for the
 // root, else "/segment..."), GET /healthz and GET /readyz beside it, and a
-// JSON 404 that says where the API is for every other path.
-func routes(api http.Handler, prefix string, store issuefields.Store, logger *slog.Logger) http.Handler {
+// JSON 404 that says where the API is for every other path, the prefix
+// without its trailing slash included: at base, the API's public URL, or
+// when base is "", at the scheme and Host of the request and prefix.
+//
+// A path that http.ServeMux would redirect to its clean form (one with //,
+// . or .. in it), with a text/html 307, goes around the ServeMux: under
+// prefix to api, which answers it with its JSON 404, and elsewhere to the
+// JSON 404 of the server.
+func routes(api http.Handler, prefix, base string, store issuefields.Store, logger *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
+	mounted := api
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]string{
+			"message":           "Not Found: the API is mounted at " + prefix + "/",
+			"api_url":           cmp.Or(strings.TrimSuffix(base, "/"), requestOrigin(r)+prefix) + "/",
+			"documentation_url": documentationURL,
+		})
+	})
 	if prefix == "" {
 		mux.Handle("/", api)
 	} else {
-		mux.Handle(prefix+"/", http.StripPrefix(prefix, api))
-		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusNotFound, map[string]string{
-				"message":           "Not Found: the API is mounted at " + prefix + "/",
-				"api_url":           baseURL(r) + prefix + "/",
-				"documentation_url": documentationURL,
-			})
-		})
+		mounted = http.StripPrefix(prefix, api)
+		mux.Handle(prefix+"/", mounted)
+		mux.Handle(prefix, notFound)
+		mux.Handle("/", notFound)
 	}
 	healthz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -54,7 +67,26 @@ func routes(api http.Handler, prefix string, store issuefields.Store, logger *sl
 	})
 	mux.Handle("/healthz", healthz)
 	mux.Handle("/readyz", readyz)
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodConnect || muxKeepsPath(r.URL.EscapedPath()):
+			mux.ServeHTTP(w, r)
+		case prefix == "" || strings.HasPrefix(r.URL.Path, prefix+"/"):
+			mounted.ServeHTTP(w, r)
+		default:
+			notFound(w, r)
+		}
+	})
+}
+
+// muxKeepsPath reports whether http.ServeMux serves the path p as it is,
+// rather than redirecting to its clean form: p is rooted and path.Clean
+// leaves it as it is, but for a trailing slash. That is, p has no empty
+// segment but at its end and no segment "." or "..".
+func muxKeepsPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.Contains(p, "//") &&
+		!strings.Contains(p, "/./") && !strings.HasSuffix(p, "/.") &&
+		!strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..")
 }
 
 // storeAnswers asks store for a repository that does not exist, within
@@ -83,9 +115,9 @@ func getOnly(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// baseURL returns the scheme and host that r was sent to, as
+// requestOrigin returns the scheme and host that r was sent to, as
 // "http://host".
-func baseURL(r *http.Request) string {
+func requestOrigin(r *http.Request) string {
 	if r.TLS != nil {
 		return "https://" + r.Host
 	}
@@ -105,4 +137,30 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(body.Bytes())
+}
+
+// withHookRoutes returns api with the webhook routes of hooks beside it: a
+// path under /orgs/{org}/hooks or /repos/{owner}/{repo}/hooks goes to hooks,
+// every other one to api.
+func withHookRoutes(api, hooks http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isHookPath(r.URL.Path) {
+			hooks.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+// isHookPath reports whether path is one of the webhook routes' paths, or
+// below one.
+func isHookPath(path string) bool {
+	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case len(segments) >= 3 && segments[0] == "orgs" && segments[1] != "":
+		return segments[2] == "hooks"
+	case len(segments) >= 4 && segments[0] == "repos" && segments[1] != "" && segments[2] != "":
+		return segments[3] == "hooks"
+	}
+	return false
 }

@@ -86,6 +86,54 @@ func TestHealthAndReadinessOutsideThePrefix(t *testing.T) {
 	}
 }
 
+// TestUncleanPathsAnswerJSON checks that a path with //, . or .. is answered
+// with a JSON 404, by the API under its prefix and by the server elsewhere,
+// never with the text/html redirect of http.ServeMux; so is the prefix
+// without its trailing slash.
+func TestUncleanPathsAnswerJSON(t *testing.T) {
+	noRedirects := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	const values = "/repos/octo-org/hello-world/issues/3/issue-field-values"
+	for _, prefix := range []string{"", "/api/v3"} {
+		t.Run("prefix "+prefix, func(t *testing.T) {
+			s := startServer(t, "-prefix", prefix+"/")
+			root := origin(s.base)
+			paths := []string{
+				prefix + "/" + values,
+				prefix + "/repos/octo-org//hello-world/issues/3/issue-field-values",
+				prefix + values + "/./",
+				prefix + "/repos/octo-org/x/../hello-world/issues/3/issue-field-values",
+				prefix + "/orgs//octo-org/issue-fields",
+				"//healthz",
+				"/healthz/../readyz",
+			}
+			if prefix != "" {
+				paths = append(paths, prefix, "//other", prefix+"x//y")
+			}
+			for _, path := range paths {
+				for _, method := range []string{http.MethodGet, http.MethodPost} {
+					req, err := http.NewRequest(method, root+path, strings.NewReader(`{"issue_field_values":[]}`))
+					if err != nil {
+						t.Fatal(err)
+					}
+					resp, err := noRedirects.Do(req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					body, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if err != nil {
+						t.Fatal(err)
+					}
+					a := answer{resp.StatusCode, resp.Header, string(body)}
+					if v := jsonObject(t, a); a.status != http.StatusNotFound || v["message"] == nil || a.header.Get("Location") != "" {
+						t.Errorf("%s %s: %d %s, Location %q; want a JSON 404", method, path, a.status, a.body, a.header.Get("Location"))
+					}
+				}
+			}
+		})
+	}
+}
+
 // flakyStore is a memstore.Store whose lookups fail while down is set, as a
 // database's do while it is unreachable.
 type flakyStore struct {

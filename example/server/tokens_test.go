@@ -45,7 +45,8 @@ func TestVerifyTokenKnown(t *testing.T) {
 	if p.Kind != issuefields.AppInstallationToken || p.Login != "demo-app[bot]" {
 		t.Errorf("principal = %s %q, want app_installation \"demo-app[bot]\"", p.Kind, p.Login)
 	}
-	want := issuefields.RepositoryPermissions{Visible: true, Issues: issuefields.PermissionRead, PullRequests: issuefields.PermissionWrite, Push: true}
+	want := issuefields.RepositoryPermissions{Visible: true, Issues: issuefields.PermissionRead, PullRequests: issuefields.PermissionWrite, Push: true,
+		RepositoryHooks: issuefields.PermissionNone}
 	if got := permissionsIn(t, d, p, "Octo-Org", "ROADMAP"); got != want {
 		t.Errorf("permissions in octo-org/roadmap = %+v, want %+v", got, want)
 	}
@@ -86,7 +87,8 @@ func TestPermissionsFollowRenames(t *testing.T) {
 	if err := d.store.TransferRepository("octo-org", "hello-universe", "octocat"); err != nil {
 		t.Fatal(err)
 	}
-	want := issuefields.RepositoryPermissions{Visible: true, Issues: issuefields.PermissionWrite, PullRequests: issuefields.PermissionNone, Push: true}
+	want := issuefields.RepositoryPermissions{Visible: true, Issues: issuefields.PermissionWrite, PullRequests: issuefields.PermissionNone, Push: true,
+		RepositoryHooks: issuefields.PermissionWrite}
 	if got := permissionsIn(t, d, p, "octocat", "hello-universe"); got != want {
 		t.Errorf("permissions in octocat/hello-universe, formerly octo-org/hello-world = %+v, want %+v", got, want)
 	}

@@ -11,8 +11,11 @@
 // at the root of the repository, serves from memory without a database.
 //
 // At start-up it brings the database's schema up to date with
-// pgstore.Migrate. If the database holds no data yet (pgstore.Store.IsEmpty),
-// it loads the data file, or the built-in demo data, into it; otherwise it
+// pgstore.Migrate, and logs each field or option that breaks the rules of
+// field definitions (a name that another one has, or that the rules refuse),
+// which a database may hold from before the rules and which it keeps
+// serving. If the database holds no data yet (pgstore.Store.IsEmpty), it
+// loads the data file, or the built-in demo data, into it; otherwise it
 // serves what the database holds and logs that it did not load the file, so
 // the changes that clients make outlive the server. Servers that start on a
 // new database together load it once between them: one loads, under an
@@ -21,6 +24,11 @@
 // The tokens are not kept in the database: every start takes them from the
 // data file, and a token's permissions apply to the repositories of the
 // database that the file's owner/name pairs find.
+//
+// The secondary rate limit (-write-limit, -write-limit-hourly) is one budget
+// per token for every server that shares the database, kept in it by
+// pgstore.Store.WriteLimiter, so that a token's writes spread over several
+// servers, or across a restart, are limited as one server would limit them.
 //
 // It is a command of the pgstore module, not of the core module, so that the
 // core module does not depend on the PostgreSQL driver.

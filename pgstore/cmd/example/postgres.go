@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/server"
 	"github.com/issuefields/issuefields/pgstore"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -24,6 +25,7 @@ func command() server.Command {
 	var dsn string
 	var timeout time.Duration
 	var poolSize int
+	var opened *pgstore.Store
 	return server.Command{
 		Usage: "go run ./cmd/example",
 		Flags: func(fs *flag.FlagSet) {
@@ -40,7 +42,18 @@ func command() server.Command {
 			if url == "" {
 				url = os.Getenv("DATABASE_URL")
 			}
-			return open(ctx, url, logger, pgstore.Timeout(timeout), pgstore.PoolSize(poolSize))
+			s, closeStore, err := open(ctx, url, logger, pgstore.Timeout(timeout), pgstore.PoolSize(poolSize))
+			if err != nil {
+				return nil, nil, err
+			}
+			opened = s.(store).Store
+			return s, closeStore, nil
+		},
+		// The servers that share the database share each token's budget of
+		// writes.
+		WriteLimiter: func(limits issuefields.WriteLimits, logger *slog.Logger) (issuefields.WriteLimiter, func()) {
+			l := opened.WriteLimiter(limits, logger)
+			return l, l.Close
 		},
 	}
 }
@@ -67,6 +80,10 @@ func open(ctx context.Context, dsn string, logger *slog.Logger, opts ...pgstore.
 	if err := pgstore.Migrate(ctx, s.Pool()); err != nil {
 		s.Close()
 		return nil, nil, fmt.Errorf("bringing the database's schema up to date: %w", err)
+	}
+	if err := logFieldProblems(ctx, s, logger); err != nil {
+		s.Close()
+		return nil, nil, fmt.Errorf("checking the fields that the database holds: %w", err)
 	}
 	c := cfg.ConnConfig
 	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User,
