@@ -159,10 +159,14 @@ func (n *Notifier) record(d Delivery) {
 }
 
 // recorded returns header and body as a Delivery records them: the body cut
-// to MaxRecordedBody bytes, and no Authorization header.
+// to MaxRecordedBody bytes, and no Authorization header. It shares their
+// memory, which the Store copies when it records the delivery.
 func recorded(header http.Header, body []byte) Message {
-	m := Message{Header: header.Clone(), Body: bytes.Clone(body)}
-	m.Header.Del("Authorization")
+	if _, ok := header["Authorization"]; ok {
+		header = header.Clone()
+		delete(header, "Authorization")
+	}
+	m := Message{Header: header, Body: body}
 	if len(m.Body) > MaxRecordedBody {
 		m.Body, m.Truncated = m.Body[:MaxRecordedBody], true
 	}
