@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
@@ -78,6 +79,7 @@ func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (web
 	case err != nil:
 		return webhook.Hook{}, wrap(what, err)
 	}
+	s.hooks.forget()
 	return hook, nil
 }
 
@@ -126,6 +128,7 @@ func (s *Store) UpdateHook(ctx context.Context, scope webhook.Scope, id int64, c
 	if err := tx.Commit(ctx); err != nil {
 		return webhook.Hook{}, wrap(what, err)
 	}
+	s.hooks.forget()
 	return next, nil
 }
 
@@ -146,13 +149,16 @@ func (s *Store) DeleteHook(ctx context.Context, scope webhook.Scope, id int64) e
 	case tag.RowsAffected() == 0:
 		return noHookIn(scope, id)
 	}
+	s.hooks.forget()
 	return nil
 }
 
 // HooksFor returns the hooks of repo and, when an organization owns repo,
-// those of the organization repo.Owner, by ID, with one query. It takes repo
-// as given, and so follows a rename or a transfer as soon as the caller
-// passes the repository as it is now.
+// those of the organization repo.Owner, by ID, with one query, which it
+// keeps for a second: a hook that another Store on the database creates,
+// changes or deletes takes effect within that second, and one that this
+// Store changes at once. It takes repo as given, and so follows a rename or
+// a transfer as soon as the caller passes the repository as it is now.
 func (s *Store) HooksFor(ctx context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
 	// No hook has the scope ('', 0), which the query asks for in place of
 	// the organization of a repository that a user owns.
@@ -160,11 +166,20 @@ func (s *Store) HooksFor(ctx context.Context, repo issuefields.Repository) ([]we
 	if repo.OwnedByOrganization {
 		org = nameKey(repo.Owner)
 	}
+	key := hooksCacheKey{repositoryID: repo.ID, organization: org}
+	hooks, ok, generation := s.hooks.get(key, time.Now())
+	if ok {
+		return hooks, nil
+	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+hookColumns+` FROM hooks
 		WHERE (organization_key, repository_id) IN (('', $1), ($2, 0)) ORDER BY id`, repo.ID, org)
-	return collectHooks(rows, err, fmt.Sprintf("read the hooks of repository %d", repo.ID))
+	hooks, err = collectHooks(rows, err, fmt.Sprintf("read the hooks of repository %d", repo.ID))
+	if err == nil {
+		s.hooks.put(key, hooks, time.Now(), generation)
+	}
+	return hooks, err
 }
 
 // collectHooks returns the hooks of rows, the result of a query of

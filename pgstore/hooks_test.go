@@ -241,9 +241,9 @@ func TestLockedHookIsBounded(t *testing.T) {
 
 // TestHookRoundTrips checks that, once its connection has prepared its
 // statements, each method of webhook.Store makes one round trip to the
-// database but for UpdateHook, a transaction of four, and Deliveries of a
-// hook without deliveries, which makes a second to tell whether the hook
-// exists.
+// database but for UpdateHook, a transaction of four, Deliveries of a hook
+// without deliveries, which makes a second to tell whether the hook exists,
+// and HooksFor asked again within a second, which makes none.
 func TestHookRoundTrips(t *testing.T) {
 	ctx := context.Background()
 	_, cfg := newSchema(t)
@@ -272,6 +272,7 @@ func TestHookRoundTrips(t *testing.T) {
 		}, 4},
 		{"Hooks", func() error { _, err := s.Hooks(ctx, scope); return err }, 1},
 		{"HooksFor", func() error { _, err := s.HooksFor(ctx, repo); return err }, 1},
+		{"HooksFor again", func() error { _, err := s.HooksFor(ctx, repo); return err }, 0},
 		{"AddDelivery", func() (err error) {
 			delivery, err = s.AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, StatusCode: 200})
 			return err
@@ -299,5 +300,50 @@ func TestHookRoundTrips(t *testing.T) {
 				t.Errorf("%s: %d round trips to the database, want at most %d", c.name, n, c.most)
 			}
 		}
+	}
+}
+
+// TestHooksForFollowsOtherStores checks what HooksFor of a Store tells once
+// a hook changes: at once when the change goes through that Store, and
+// within a second when it goes through another Store on the database; and
+// that a repeated HooksFor within that second costs the database nothing.
+func TestHooksForFollowsOtherStores(t *testing.T) {
+	ctx := context.Background()
+	stores, _ := twoStores(t)
+	repo := issuefields.Repository{ID: 7, Owner: "Octo-Org", OwnedByOrganization: true}
+	ids := func(s *pgstore.Store) []int64 {
+		t.Helper()
+		hooks, err := s.HooksFor(ctx, repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, h := range hooks {
+			ids = append(ids, h.ID)
+		}
+		return ids
+	}
+	for _, s := range stores {
+		if got := ids(s); len(got) != 0 {
+			t.Fatalf("HooksFor before any hook = %v, want none", got)
+		}
+	}
+	hook, err := stores[0].CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(stores[0]); !slices.Equal(got, []int64{hook.ID}) {
+		t.Errorf("HooksFor of the Store that created hook %d = %v, want it at once", hook.ID, got)
+	}
+	for deadline := time.Now().Add(2 * time.Second); !slices.Equal(ids(stores[1]), []int64{hook.ID}); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("HooksFor of the other Store = %v two seconds after hook %d was created, want it within one", ids(stores[1]), hook.ID)
+		}
+	}
+	if err := stores[1].DeleteHook(ctx, hook.Scope, hook.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(stores[1]); len(got) != 0 {
+		t.Errorf("HooksFor of the Store that deleted hook %d = %v, want none at once", hook.ID, got)
 	}
 }

@@ -170,7 +170,11 @@ type Store interface {
 
 	// HooksFor returns the hooks that get the events of repo: the hooks of
 	// repo itself and, for a repository owned by an organization, the hooks
-	// of that organization (matched case-insensitively).
+	// of that organization (matched case-insensitively). The Notifier calls
+	// it for every event, so a store that several servers share may answer
+	// from what it read a moment before (pgstore: up to a second), so that a
+	// change of a hook through another server takes effect after that
+	// moment; a change through the store itself takes effect at once.
 	HooksFor(ctx context.Context, repo issuefields.Repository) ([]Hook, error)
 
 	// AddDelivery records d as the newest delivery of hook d.HookID, gives

@@ -48,14 +48,25 @@ func issueURL(t *testing.T, body []byte) string {
 	return d.Issue.URL
 }
 
+// hooksFreshFor is how long a pgstore server may go on using the hooks it
+// read, as pgstore.Store.HooksFor documents: a second, and a margin.
+const hooksFreshFor = 1100 * time.Millisecond
+
 // TestServersShareHooks starts two servers on one database, creates an
 // organization hook through the first and writes through each: the hook gets
 // the events of both servers' writes (each delivery's URLs are under the
-// server that made it), and both servers list the same deliveries.
+// server that made it), and both servers list the same deliveries. The
+// second server writes once before the hook exists, so it has read that
+// there is none; it delivers to the new hook once that read is older than
+// a second.
 func TestServersShareHooks(t *testing.T) {
 	dsn := newDatabase(t)
 	receiver, issues := startReceiver(t)
 	servers := []*running{start(t, "-postgres", dsn), start(t, "-postgres", dsn)}
+	before := `{"issue_field_values": [{"field_id": 2, "value": 9}]}`
+	if status, body := do(t, http.MethodPost, valuesURL(servers[1], "octo-org/hello-world", 3), "demo-writer-token", before); status != http.StatusOK {
+		t.Fatalf("POST to server 2 = %d %s", status, body)
+	}
 
 	status, body := do(t, http.MethodPost, servers[0].base+"orgs/octo-org/hooks", "demo-writer-token",
 		`{"name": "web", "events": ["issues"], "config": {"url": "`+receiver+`", "content_type": "json"}}`)
@@ -65,6 +76,7 @@ func TestServersShareHooks(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &hook); status != http.StatusCreated || err != nil {
 		t.Fatalf("POST orgs/octo-org/hooks to server 1 = %d %s, want 201", status, body)
 	}
+	time.Sleep(hooksFreshFor)
 	for _, i := range []int{1, 0} {
 		r := servers[i]
 		write := `{"issue_field_values": [{"field_id": 2, "value": ` + strconv.Itoa(10+i) + `}]}`
