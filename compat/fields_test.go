@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -125,36 +124,12 @@ func TestFieldManagementWithGoGitHub(t *testing.T) {
 	}
 }
 
-// ghAPI sends a request as `gh api` does: the token with the scheme "token",
-// GitHub's media type, the API version 2022-11-28, and a JSON body. It
-// returns the status and the body.
+// ghAPI sends a request as `gh api` does, with call, and returns the status
+// and the body.
 func ghAPI(t *testing.T, s *server, token, method, path, body string) (int, string) {
 	t.Helper()
-	var r io.Reader = http.NoBody
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.base+path, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "token "+token)
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json; charset=utf-8")
-	}
-	client := &http.Client{Timeout: 30 * time.Second}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
+	a := call(t, s, token, method, path, body)
+	return a.status, string(a.body)
 }
 
 // TestFieldManagementWithRawRequests drives the four routes with requests as

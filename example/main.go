@@ -7,7 +7,8 @@
 // It keeps the data in memory: each start serves the data file, or the
 // built-in demo data, afresh. The server itself is the package
 // github.com/issuefields/issuefields/example/server; go run ./example -h
-// lists its flags.
+// lists its flags. go install ./cmd/issuefields installs the same command as
+// issuefields.
 package main
 
 import "github.com/issuefields/issuefields/example/server"

@@ -38,10 +38,12 @@ type Store interface {
 }
 
 // Command is the example server's command line. The zero value is the command
-// go run ./example, which serves the data file from memory.
+// issuefields (go run ./example), which serves the data file from memory.
 type Command struct {
 	// Usage is the command as the help shows it, such as
-	// "go run ./cmd/example"; "" means "go run ./example".
+	// "go run ./cmd/example"; "" means the name that the process was run
+	// by, such as issuefields for the installed command, or example for go
+	// run ./example.
 	Usage string
 
 	// Flags, if not nil, adds flags of its own to the command line before
@@ -84,19 +86,27 @@ func (c Command) Main() {
 	err := c.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "example: %v\n", err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", commandName(), err)
 		os.Exit(1)
 	}
 }
 
 // Run serves the API as the command line args say until ctx is done, then
 // stops gracefully. It writes the start-up message to stdout and logs to
-// stderr. It returns nil after a graceful stop or when args ask for help.
+// stderr. It returns nil after a graceful stop, or when args ask for help or
+// for the version, which it writes to stdout.
 func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts, err := c.parseFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
+	if err != nil {
+		return err
+	}
+	if opts.version {
+		return printVersion(stdout)
+	}
+	cert, err := opts.certificate()
 	if err != nil {
 		return err
 	}
@@ -118,7 +128,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return fmt.Errorf("%w (-addr chooses another address)", err)
 	}
 	defer ln.Close()
-	base := "http://" + ln.Addr().String() + opts.prefix
+	base := opts.scheme() + "://" + ln.Addr().String() + opts.prefix
 	urls := opts.publicURLs(ln.Addr().String())
 	if opts.webhookURL != "" {
 		if err := ensureHooks(ctx, d, opts.webhookURL, opts.webhookSecret); err != nil {
@@ -147,7 +157,8 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	var handler http.Handler = routes(withHookRoutes(h, hookRoutes), opts.prefix, opts.baseURL, d.store, logger)
+	api := withCORS(withHookRoutes(h, hookRoutes), opts.vendor)
+	var handler http.Handler = routes(api, opts.prefix, opts.baseURL, d.store, logger)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {
@@ -164,14 +175,14 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	srv := opts.server(handler)
 	srv.ErrorLog = errorLog
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(limitListener(ln, opts.maxConns)) }()
+	go func() { served <- serve(srv, limitListener(ln, opts.maxConns), cert) }()
 
 	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")
 	fmt.Fprintf(stdout, "listening on %s/\n", base)
 	if debugURL != "" {
 		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, counters on %[1]s/debug/vars\n", debugURL)
 	}
-	if err := printUsage(ctx, stdout, base, opts.vendor, d); err != nil {
+	if err := printUsage(ctx, stdout, base, opts.vendor, opts.tlsCert, d); err != nil {
 		logger.Error("cannot print the start-up message", "err", err)
 	}
 

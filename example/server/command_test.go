@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return Command{}.Run(ctx, args, stdout, stderr)
 }
 
-var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*/(?:[^ ]+/)?)$`)
+var listeningLine = regexp.MustCompile(`^listening on (https?://127\.0\.0\.1:[1-9][0-9]*/(?:[^ ]+/)?)$`)
 
 // startServer runs the example server on a free port with the further
 // command line args, and returns once it has printed its start-up message.
@@ -99,7 +101,7 @@ func startCommand(t *testing.T, c Command, args ...string) *running {
 	}
 	m := listeningLine.FindStringSubmatch(lines.Text())
 	if m == nil {
-		t.Fatalf("first line %q, want %q", lines.Text(), "listening on http://127.0.0.1:PORT/...")
+		t.Fatalf("first line %q, want %q", lines.Text(), "listening on http(s)://127.0.0.1:PORT/...")
 	}
 	s.base = m[1]
 	for lines.Scan() {
@@ -398,7 +400,9 @@ func TestHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, &out, io.Discard); err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
-	for _, want := range []string{"Usage: go run ./example", "-addr", "-prefix", "-vendor", "-data", "-log-format", `-log-level level
+	// The help names the command as the process was run, here the test binary.
+	usage := "Usage: " + filepath.Base(os.Args[0]) + " [flags]\n"
+	for _, want := range []string{usage, "-addr", "-prefix", "-vendor", "-data", "-log-format", `-log-level level
     	least level logged: debug (also a line per event), info (a line per request), warn or error (default "info")`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help does not mention %s:\n%s", want, out.String())

@@ -1,8 +1,12 @@
 // Package server is the example server: it serves the Issue Field Values API
 // on a local address, as a stand-in for the real API that real clients can
-// talk to. The command go run ./example runs it with the data in memory;
-// another program can run it over a store of its own, with flags of its own,
-// through [Command].
+// talk to. The command go run ./example runs it with the data in memory, as
+// does issuefields, the same command installed with go install
+// ./cmd/issuefields; another program can run it over a store of its own, with
+// flags of its own, through [Command].
+//
+// It answers browsers on other origins as GitHub's REST API does (CORS), and
+// serves HTTPS and HTTP/2 with -tls-cert and -tls-key.
 //
 // It serves the organizations, fields, repositories, issues, values and
 // tokens of a data file (docs/data-file.md describes the format), or

@@ -26,6 +26,8 @@ type options struct {
 	writeLimit, writeLimitHourly, maxConns int
 	webhookURL, webhookSecret, dataFile    string
 	logFormat, debugAddr                   string
+	tlsCert, tlsKey                        string
+	version                                bool
 	baseURL, webURL                        string
 	logLevel                               slog.Level
 	readTimeout, writeTimeout, idleTimeout time.Duration
@@ -86,7 +88,7 @@ func (opts options) server(h http.Handler) *http.Server {
 func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	var opts options
 	var logLevel string
-	fs := flag.NewFlagSet("example", flag.ContinueOnError)
+	fs := flag.NewFlagSet(commandName(), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	if c.Flags != nil {
 		c.Flags(fs)
@@ -98,7 +100,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", defaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
 	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` of an organization hook, created at start-up unless it exists, for every organization: it gets an issues delivery per changed field, as GitHub sends them, signed with -webhook-secret (hooks are managed through GitHub's /orgs/{org}/hooks and /repos/{owner}/{repo}/hooks routes)")
 	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs the deliveries of -webhook's hooks (X-<Vendor>-Signature-256; X-Hub-Signature-256 with -vendor GitHub)")
-	fs.StringVar(&opts.baseURL, "base-url", "", "public `URL` of the API, its path included (such as https://example.com/api/v3 with -prefix /api/v3): every absolute URL the server writes (Link, Location, webhook bodies, hook URLs) is under it; without it, Link and Location follow each request's Host, and webhook bodies and hook URLs are under http://<listening address><-prefix>")
+	fs.StringVar(&opts.baseURL, "base-url", "", "public `URL` of the API, its path included (such as https://example.com/api/v3 with -prefix /api/v3): every absolute URL the server writes (Link, Location, webhook bodies, hook URLs) is under it; without it, Link and Location follow each request's Host, and webhook bodies and hook URLs are under the listening address and -prefix, as http:// or, with -tls-cert, https://")
 	fs.StringVar(&opts.webURL, "web-url", "", "public `URL` of the web pages, under which webhook bodies' html_url are; without it, the scheme and host of -base-url")
 	fs.StringVar(&opts.dataFile, "data", "", "JSON `file` of organizations, fields, repositories, issues, values and tokens to serve; without it, the built-in demo data")
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
@@ -108,11 +110,14 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.DurationVar(&opts.idleTimeout, "idle-timeout", time.Minute, "longest `time` a kept-alive connection may wait for its next request; 0 for no bound")
 	fs.IntVar(&opts.maxConns, "max-conns", 1024, "most open connections; at the bound, a new connection waits until one closes")
 	fs.StringVar(&opts.debugAddr, "debug-addr", "", "`host:port` of a second listener that serves Go's profiles (/debug/pprof/) and counters (/debug/vars); without it, none")
+	fs.StringVar(&opts.tlsCert, "tls-cert", "", "PEM `file` of the certificate to serve HTTPS (and HTTP/2) with, its chain after it; needs -tls-key")
+	fs.StringVar(&opts.tlsKey, "tls-key", "", "PEM `file` of -tls-cert's private key")
+	fs.BoolVar(&opts.version, "version", false, "print the command's module, version and revision, and exit")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
 		fmt.Fprintf(stdout, "Usage: %s [flags]\n\nServes the Issue Field Values API with the data and tokens of a data file (-data),\nor with built-in demo data.\n\nFlags:\n",
-			cmp.Or(c.Usage, "go run ./example"))
+			cmp.Or(c.Usage, commandName()))
 		fs.PrintDefaults()
 		return opts, err
 	}
@@ -134,6 +139,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 		{opts.writeLimit < 0 || opts.writeLimitHourly < 0, errors.New("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")},
 		{opts.readTimeout < 0 || opts.writeTimeout < 0 || opts.idleTimeout < 0,
 			errors.New("-read-timeout, -write-timeout and -idle-timeout: want a duration such as 30s, or 0 for no bound")},
+		{(opts.tlsCert == "") != (opts.tlsKey == ""), errors.New("-tls-cert and -tls-key: give both, the certificate and its private key, or neither")},
 		{opts.maxConns < 1, fmt.Errorf("-max-conns %d: want a number of connections, at least 1", opts.maxConns)},
 		{opts.webhookURL != "" && opts.webhookSecret == "", errors.New("-webhook needs -webhook-secret, the secret that signs each delivery")},
 		{opts.webhookURL != "" && !absoluteURL(opts.webhookURL), fmt.Errorf("-webhook %q: want an absolute http or https URL", opts.webhookURL)},
@@ -163,7 +169,7 @@ type publicURLs struct{ api, web string }
 // publicURLs returns the public addresses of opts for a server that listens
 // on addr: -base-url and -web-url, or what they default to.
 func (opts options) publicURLs(addr string) publicURLs {
-	api := strings.TrimSuffix(cmp.Or(opts.baseURL, "http://"+addr+opts.prefix), "/")
+	api := strings.TrimSuffix(cmp.Or(opts.baseURL, opts.scheme()+"://"+addr+opts.prefix), "/")
 	web := opts.webURL
 	if web == "" {
 		u, _ := url.Parse(api)

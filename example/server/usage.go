@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,9 +19,10 @@ const stopLine = "Stop the server with Ctrl-C."
 // printUsage writes the start-up message: the data that d serves, its
 // tokens and what each may do, and curl commands to try against base, the
 // server's address and mount prefix (without a trailing slash). vendor is the
-// word of the API's header names. When the store held data of its own, which
+// word of the API's header names. certFile is the file of -tls-cert, which
+// the curl commands trust, or "". When the store held data of its own, which
 // the data file does not describe, it shows only the tokens.
-func printUsage(ctx context.Context, w io.Writer, base, vendor string, d *dataset) error {
+func printUsage(ctx context.Context, w io.Writer, base, vendor, certFile string, d *dataset) error {
 	now := time.Now()
 	p, err := newProber(ctx, d)
 	if err != nil {
@@ -50,7 +52,7 @@ func printUsage(ctx context.Context, w io.Writer, base, vendor string, d *datase
 			fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
 		}
 		for _, ex := range exs {
-			fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, token, ex))
+			fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, certFile, token, ex))
 		}
 	}
 	_, err = fmt.Fprintf(w, "\n%s\n", stopLine)
@@ -132,9 +134,16 @@ func issueSummary(rd repositoryData) string {
 	return strings.Join(parts, "; ")
 }
 
-// curl returns the curl command of ex against base with token.
-func curl(base, vendor, token string, ex example) string {
+// curl returns the curl command of ex against base with token, trusting the
+// certificate in certFile unless it is "".
+func curl(base, vendor, certFile, token string, ex example) string {
 	args := []string{"curl", "-sS"}
+	if certFile != "" {
+		if abs, err := filepath.Abs(certFile); err == nil {
+			certFile = abs
+		}
+		args = append(args, "--cacert", shellQuote(certFile))
+	}
 	if ex.headers {
 		args = append(args, "-i")
 	}
