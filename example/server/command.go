@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/storetest"
 	"github.com/issuefields/issuefields/webhook"
 )
@@ -75,6 +76,15 @@ type Command struct {
 	// (issuefields.NewWriteLimiter); pgstore's command gives the limiter
 	// that the servers sharing its database share.
 	WriteLimiter func(limits issuefields.WriteLimits, logger *slog.Logger) (l issuefields.WriteLimiter, stop func())
+
+	// EmptyStore, if not nil, empties the store that Open opened, for a
+	// reset (POST /_issuefields/reset), which then loads the data file into
+	// it as into an empty store at start: it drops the organizations and
+	// their fields, the repositories, issues and values, and the hooks and
+	// their deliveries. Without it, a command with Open answers a reset
+	// with 501, saying that reset is not available for its store; without
+	// Open, a reset empties the server's memstore.Store.
+	EmptyStore func(ctx context.Context, s Store) error
 }
 
 // Main runs c with the process's command line until the process gets SIGINT
@@ -123,6 +133,9 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	defer closeStore()
 	limiter, stopLimiter := c.writeLimiter(opts.writeLimits(), logger)
 	defer stopLimiter()
+	fresh, _ := limiter.(*freshLimiter)
+	tokens := newLiveTokens(d.tokens)
+	journal := new(standin.Journal)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("%w (-addr chooses another address)", err)
@@ -142,7 +155,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	closeNotifier := hooks.Close
 	h, err := issuefields.New(issuefields.Config{
 		Store:        d.store,
-		Verifier:     d.tokens,
+		Verifier:     tokens,
 		Vendor:       opts.vendor,
 		BaseURL:      opts.baseURL,
 		Logger:       logger,
@@ -152,13 +165,22 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store, Verifier: d.tokens, Notifier: hooks,
+	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store, Verifier: tokens, Notifier: hooks,
 		Vendor: opts.vendor, Logger: logger})
 	if err != nil {
 		return err
 	}
 	api := withCORS(withHookRoutes(h, hookRoutes), opts.vendor)
-	var handler http.Handler = routes(api, opts.prefix, opts.baseURL, d.store, logger)
+	tools := standin.New(standin.Config{
+		AdminToken: opts.adminToken,
+		Hosts:      opts.hosts(ln.Addr().String()),
+		Journal:    journal,
+		Reset:      c.newResetter(d, opts, tokens, fresh, journal).reset,
+		State:      pageState(d),
+		Logger:     logger,
+	})
+	record := func(h http.Handler) http.Handler { return journal.Record(h, tokens.login) }
+	var handler http.Handler = routes(api, tools, record, opts.prefix, opts.baseURL, d.store, logger)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {
@@ -205,10 +227,11 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 // writeLimiter returns the limiter of the secondary rate limit on writes,
-// and the function that stops it.
+// and the function that stops it: without c.WriteLimiter, a freshLimiter,
+// which a reset starts afresh.
 func (c Command) writeLimiter(limits issuefields.WriteLimits, logger *slog.Logger) (issuefields.WriteLimiter, func()) {
 	if c.WriteLimiter == nil {
-		return issuefields.NewWriteLimiter(limits), func() {}
+		return newFreshLimiter(limits), func() {}
 	}
 	return c.WriteLimiter(limits, logger)
 }

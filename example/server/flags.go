@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -26,7 +27,7 @@ type options struct {
 	writeLimit, writeLimitHourly, maxConns int
 	webhookURL, webhookSecret, dataFile    string
 	logFormat, debugAddr                   string
-	tlsCert, tlsKey                        string
+	tlsCert, tlsKey, adminToken            string
 	version                                bool
 	baseURL, webURL                        string
 	logLevel                               slog.Level
@@ -112,6 +113,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.debugAddr, "debug-addr", "", "`host:port` of a second listener that serves Go's profiles (/debug/pprof/) and counters (/debug/vars); without it, none")
 	fs.StringVar(&opts.tlsCert, "tls-cert", "", "PEM `file` of the certificate to serve HTTPS (and HTTP/2) with, its chain after it; needs -tls-key")
 	fs.StringVar(&opts.tlsKey, "tls-key", "", "PEM `file` of -tls-cert's private key")
+	fs.StringVar(&opts.adminToken, "admin-token", "", "`token` that the tools under /_issuefields/ require from every client, as a Bearer token or the password of Basic authentication; without it, $"+adminTokenEnv+", and without either, they are served to loopback clients only")
 	fs.BoolVar(&opts.version, "version", false, "print the command's module, version and revision, and exit")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -154,7 +156,29 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 		}
 	}
 	opts.prefix = prefix
+	opts.adminToken = cmp.Or(opts.adminToken, os.Getenv(adminTokenEnv))
 	return opts, nil
+}
+
+// adminTokenEnv is the environment variable that gives the admin token
+// when -admin-token does not.
+const adminTokenEnv = "ISSUEFIELDS_ADMIN_TOKEN"
+
+// hosts returns the values of the Host header that name a server of opts
+// listening on addr: addr, -addr as given, localhost, 127.0.0.1 and [::1]
+// with addr's port, and the hosts of -base-url and -web-url.
+func (opts options) hosts(addr string) []string {
+	_, port, _ := net.SplitHostPort(addr)
+	hosts := []string{addr, opts.addr}
+	for _, name := range []string{"localhost", "127.0.0.1", "::1"} {
+		hosts = append(hosts, net.JoinHostPort(name, port))
+	}
+	for _, public := range []string{opts.baseURL, opts.webURL} {
+		if u, err := url.Parse(public); err == nil && u.Host != "" {
+			hosts = append(hosts, u.Host)
+		}
+	}
+	return hosts
 }
 
 // absoluteURL reports whether s is an absolute http or https URL.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/standin"
 )
 
 // readyTimeout bounds how long GET /readyz waits for the store's answer.
@@ -26,29 +27,31 @@ const documentationURL = "https://docs.github.com/rest/issues/issue-field-values
 const readinessProbe = ".readyz"
 
 // routes returns the server's handler: api mounted at prefix ("" for the
-// root, else "/segment..."), GET /healthz and GET /readyz beside it, and a
-// JSON 404 that says where the API is for every other path, the prefix
-// without its trailing slash included: at base, the API's public URL, or
-// when base is "", at the scheme and Host of the request and prefix.
+// root, else "/segment..."), GET /healthz and GET /readyz beside it, tools
+// at /_issuefields/ whatever prefix is, and a JSON 404 that says where the
+// API is for every other path, the prefix without its trailing slash
+// included: at base, the API's public URL, or when base is "", at the scheme
+// and Host of the request and prefix. record wraps the API and that 404, so
+// that what a client sends to the API is recorded with the path it sent.
 //
 // A path that http.ServeMux would redirect to its clean form (one with //,
 // . or .. in it), with a text/html 307, goes around the ServeMux: under
 // prefix to api, which answers it with its JSON 404, and elsewhere to the
 // JSON 404 of the server.
-func routes(api http.Handler, prefix, base string, store issuefields.Store, logger *slog.Logger) http.Handler {
+func routes(api, tools http.Handler, record func(http.Handler) http.Handler, prefix, base string, store issuefields.Store, logger *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
-	mounted := api
-	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mounted := record(api)
+	notFound := record(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{
 			"message":           "Not Found: the API is mounted at " + prefix + "/",
 			"api_url":           cmp.Or(strings.TrimSuffix(base, "/"), requestOrigin(r)+prefix) + "/",
 			"documentation_url": documentationURL,
 		})
-	})
+	}))
 	if prefix == "" {
-		mux.Handle("/", api)
+		mux.Handle("/", mounted)
 	} else {
-		mounted = http.StripPrefix(prefix, api)
+		mounted = record(http.StripPrefix(prefix, api))
 		mux.Handle(prefix+"/", mounted)
 		mux.Handle(prefix, notFound)
 		mux.Handle("/", notFound)
@@ -69,12 +72,14 @@ func routes(api http.Handler, prefix, base string, store issuefields.Store, logg
 	mux.Handle("/readyz", readyz)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
+		case strings.HasPrefix(r.URL.Path, standin.Path):
+			tools.ServeHTTP(w, r)
 		case r.Method == http.MethodConnect || muxKeepsPath(r.URL.EscapedPath()):
 			mux.ServeHTTP(w, r)
 		case prefix == "" || strings.HasPrefix(r.URL.Path, prefix+"/"):
 			mounted.ServeHTTP(w, r)
 		default:
-			notFound(w, r)
+			notFound.ServeHTTP(w, r)
 		}
 	})
 }

@@ -1,0 +1,122 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/standin"
+	"github.com/issuefields/issuefields/memstore"
+)
+
+// A resetter restores the state that the server started with, for POST
+// /_issuefields/reset: it empties the store, loads the data file into it
+// again, re-creates the -webhook hooks, and starts the tokens, the write
+// limits and the recorded requests afresh. Resets take turns; a request
+// served during one may see the store part-way loaded.
+type resetter struct {
+	mu sync.Mutex
+	// empty empties the store; nil when the command cannot.
+	empty   func(ctx context.Context) error
+	file    *dataFile
+	store   Store
+	opts    options
+	tokens  *liveTokens
+	limiter *freshLimiter // nil when the Command gives the limiter
+	journal *standin.Journal
+}
+
+// newResetter returns the resetter of the server that serves d with the
+// options opts, the tokens and limiter that the handler uses, and journal.
+func (c Command) newResetter(d *dataset, opts options, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
+	r := &resetter{file: d.file, store: d.store, opts: opts, tokens: tokens, limiter: limiter, journal: journal}
+	switch {
+	case c.Open == nil:
+		r.empty = func(context.Context) error { d.store.(*memstore.Store).Empty(); return nil }
+	case c.EmptyStore != nil:
+		r.empty = func(ctx context.Context) error { return c.EmptyStore(ctx, d.store) }
+	}
+	return r
+}
+
+// reset restores the start-up state. It returns an error that wraps
+// standin.ErrNoReset when the command cannot empty its store.
+func (r *resetter) reset(ctx context.Context) error {
+	if r.empty == nil {
+		return fmt.Errorf("%w: this command cannot empty its store, so restart it on an empty store instead", standin.ErrNoReset)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.empty(ctx); err != nil {
+		return fmt.Errorf("emptying the store: %w", err)
+	}
+	d, err := loadInto(ctx, r.file, r.store)
+	if err != nil {
+		return fmt.Errorf("loading the data file again: %w", err)
+	}
+	if r.opts.webhookURL != "" {
+		if err := ensureHooks(ctx, d, r.opts.webhookURL, r.opts.webhookSecret); err != nil {
+			return err
+		}
+	}
+	r.tokens.table.Store(d.tokens)
+	if r.limiter != nil {
+		r.limiter.renew()
+	}
+	r.journal.Clear()
+	return nil
+}
+
+// liveTokens is the token table that the server verifies tokens with, which
+// a reset replaces with the one it loads.
+type liveTokens struct{ table atomic.Pointer[tokenTable] }
+
+// newLiveTokens returns liveTokens that verify with t.
+func newLiveTokens(t *tokenTable) *liveTokens {
+	l := new(liveTokens)
+	l.table.Store(t)
+	return l
+}
+
+// VerifyToken verifies token with the current table.
+func (l *liveTokens) VerifyToken(ctx context.Context, token string) (*issuefields.Principal, error) {
+	return l.table.Load().VerifyToken(ctx, token)
+}
+
+// login returns the login of token's user or app, or "" for a token that
+// the table does not know.
+func (l *liveTokens) login(token string) string {
+	if e := l.table.Load().entry(token); e != nil {
+		return e.principal.Login
+	}
+	return ""
+}
+
+// freshLimiter is the in-process limiter of the secondary rate limit, which
+// a reset replaces with a new one, so that every token's budget is whole
+// again.
+type freshLimiter struct {
+	limits  issuefields.WriteLimits
+	current atomic.Pointer[issuefields.WriteLimiter]
+}
+
+// newFreshLimiter returns a freshLimiter that enforces limits.
+func newFreshLimiter(limits issuefields.WriteLimits) *freshLimiter {
+	l := &freshLimiter{limits: limits}
+	l.renew()
+	return l
+}
+
+// renew starts every budget afresh.
+func (l *freshLimiter) renew() {
+	next := issuefields.NewWriteLimiter(l.limits)
+	l.current.Store(&next)
+}
+
+// AllowWrite asks the current limiter.
+func (l *freshLimiter) AllowWrite(ctx context.Context, key string) (bool, time.Duration) {
+	return (*l.current.Load()).AllowWrite(ctx, key)
+}

@@ -1,0 +1,15 @@
+// Package standin serves the example server's own tools under
+// /_issuefields/, outside the API's prefix whatever it is: a page of the
+// data the server holds and the requests it got, for a person; and for test
+// suites that use the server as a stand-in for GitHub's API, the recorded
+// requests as JSON and a reset to the state the server started with.
+//
+// The tools read and change everything without a token of the API, so
+// [New]'s handler serves them only to loopback clients unless an admin token
+// is configured, which it then requires from every client; it refuses a
+// request whose Origin is another site's, or whose Host does not name the
+// server (DNS rebinding), and changes nothing on a GET.
+//
+// A [Journal] records the API's requests in a bounded ring, in memory, with
+// no token and no secret in them.
+package standin

@@ -1,0 +1,197 @@
+package standin
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// journalSize is how many requests a Journal keeps: the newest ones.
+const journalSize = 1000
+
+// maxBody is how much of a write's body a Journal keeps; a longer body is
+// left out, and only its size recorded.
+const maxBody = 64 << 10
+
+// A Request is what a Journal recorded of one request to the API. It holds
+// no token: the caller is named by login.
+type Request struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Query is the request's query string, without its "?", with the
+	// values of the parameters that can carry a token or a secret masked.
+	Query  string `json:"query"`
+	Status int    `json:"status"`
+	// Login is the login of the token's user or app, or "" for a request
+	// without a token the server knows.
+	Login      string    `json:"login"`
+	Time       time.Time `json:"time"`
+	DurationMS float64   `json:"duration_ms"`
+	// Body is a write's JSON body, with every "secret" member's value
+	// masked; nil for a read, and for a body that is not JSON or is longer
+	// than 64 KiB, whose size BodySize still gives.
+	Body     json.RawMessage `json:"body,omitempty"`
+	BodySize int64           `json:"body_size,omitempty"`
+}
+
+// A Journal keeps the newest 1,000 requests to the API in memory, for tests
+// to read back: Record adds them. It is safe for concurrent use. The zero
+// value is an empty Journal.
+type Journal struct {
+	mu   sync.Mutex
+	ring [journalSize]Request
+	next int // the index that the next request takes
+	n    int // how many the ring holds
+}
+
+// Requests returns the recorded requests, newest first.
+func (j *Journal) Requests() []Request {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([]Request, j.n)
+	for i := range out {
+		out[i] = j.ring[(j.next-1-i+journalSize)%journalSize]
+	}
+	return out
+}
+
+// Clear forgets the recorded requests.
+func (j *Journal) Clear() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.ring, j.next, j.n = [journalSize]Request{}, 0, 0
+}
+
+// add records req, in place of the oldest request when the ring is full.
+func (j *Journal) add(req Request) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.ring[j.next] = req
+	j.next = (j.next + 1) % journalSize
+	j.n = min(j.n+1, journalSize)
+}
+
+// Record returns h with each request recorded in j once h has answered it:
+// the caller by the login that login returns for the request's token ("" for
+// none), and a write's body as h read it. login is called only for a
+// request with a token.
+func (j *Journal) Record(h http.Handler, login func(token string) string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		req := Request{Method: r.Method, Path: r.URL.Path, Query: maskQuery(r.URL.RawQuery), Time: start.UTC()}
+		if token, ok := bearer(r); ok && token != "" {
+			req.Login = login(token)
+		}
+		var body *capture
+		if isWrite(r.Method) && r.Body != nil {
+			body = &capture{ReadCloser: r.Body}
+			r.Body = body
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		req.Status = sw.status()
+		req.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+		if body != nil {
+			req.Body, req.BodySize = body.masked()
+		}
+		j.add(req)
+	})
+}
+
+// isWrite reports whether a request of method may change something.
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}
+
+// maskedQueryKeys are the query parameters that can carry a token or a
+// secret, whose values a Journal masks.
+var maskedQueryKeys = []string{"access_token", "token", "client_secret", "secret"}
+
+// maskQuery returns the query string raw with the values of maskedQueryKeys
+// masked; a query that does not parse is left out whole.
+func maskQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return mask
+	}
+	changed := false
+	for _, k := range maskedQueryKeys {
+		if vs, ok := q[k]; ok {
+			for i := range vs {
+				vs[i] = mask
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	return q.Encode()
+}
+
+// capture is a request body that keeps the first maxBody bytes read from it,
+// and counts them all.
+type capture struct {
+	io.ReadCloser
+	kept bytes.Buffer
+	size int64
+}
+
+// Read reads from the body, keeping what it read.
+func (c *capture) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.size += int64(n)
+	if room := maxBody - c.kept.Len(); room > 0 {
+		c.kept.Write(p[:min(n, room)])
+	}
+	return n, err
+}
+
+// masked returns the body that was read, with its secrets masked, or nil
+// when it is not whole JSON; and its size.
+func (c *capture) masked() (json.RawMessage, int64) {
+	if c.size == 0 || c.size > maxBody {
+		return nil, c.size
+	}
+	return maskSecrets(c.kept.Bytes()), c.size
+}
+
+// statusWriter is an http.ResponseWriter that notes the status it answers.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+// WriteHeader notes the first final status, and writes it.
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 && code >= 200 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write notes a status of 200 if none was written, and writes b.
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// status returns the status answered: 200 when the handler wrote nothing.
+func (w *statusWriter) status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
+}
+
+// Unwrap returns the ResponseWriter, for http.ResponseController.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

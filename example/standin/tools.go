@@ -1,0 +1,144 @@
+package standin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+)
+
+// Path is the path under which the tools are served.
+const Path = "/_issuefields/"
+
+// ErrNoReset is the error of a Config.Reset that cannot empty the server's
+// store; the reset is then answered 501 with the error's message.
+var ErrNoReset = errors.New("reset is not available for this store")
+
+// Config configures the tools.
+type Config struct {
+	// AdminToken, if not "", is required from every client, on loopback or
+	// not; "" serves the tools to loopback clients only, without a token.
+	AdminToken string
+
+	// Hosts are the values of the Host header that name the server, such
+	// as "127.0.0.1:8080" and "localhost:8080"; a request with another
+	// Host is refused.
+	Hosts []string
+
+	// Journal holds the recorded requests that the tools show and clear;
+	// nil means none are recorded.
+	Journal *Journal
+
+	// Reset restores the state the server started with, and clears Journal.
+	// An error that wraps ErrNoReset is answered 501 with its message;
+	// another one 500, and logged. nil means that the server cannot reset.
+	Reset func(ctx context.Context) error
+
+	// State returns what the page shows of the server's data; nil means
+	// that the page shows none.
+	State func(ctx context.Context) (State, error)
+
+	// Logger gets a failed reset or page; nil means slog.Default.
+	Logger *slog.Logger
+}
+
+// New returns the handler of the tools, to mount at Path:
+//
+//	GET /_issuefields/             the page: the state and the recorded requests, as HTML
+//	POST /_issuefields/reset       204; the start-up state again
+//	GET /_issuefields/requests     200, the recorded requests, newest first
+//	DELETE /_issuefields/requests  204; forgets them
+//
+// Another method on these paths is answered 405 with Allow, and another
+// path 404, all with JSON bodies. Every route is behind the guard that the
+// package's documentation describes.
+func New(cfg Config) http.Handler {
+	if cfg.Journal == nil {
+		cfg.Journal = new(Journal)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.State == nil {
+		cfg.State = noState
+	}
+	if cfg.Reset == nil {
+		cfg.Reset = func(context.Context) error { return ErrNoReset }
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc(Path+"reset", methods(map[string]http.HandlerFunc{
+		http.MethodPost: func(w http.ResponseWriter, r *http.Request) { reset(w, r, cfg) },
+	}))
+	mux.HandleFunc(Path+"requests", methods(map[string]http.HandlerFunc{
+		http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, cfg.Journal.Requests())
+		},
+		http.MethodDelete: func(w http.ResponseWriter, r *http.Request) {
+			cfg.Journal.Clear()
+			w.WriteHeader(http.StatusNoContent)
+		},
+	}))
+	mux.HandleFunc(Path+"{$}", methods(map[string]http.HandlerFunc{
+		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { page(w, r, cfg) },
+	}))
+	mux.HandleFunc(Path+"style.css", methods(map[string]http.HandlerFunc{http.MethodGet: style}))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, message("Not Found"))
+	})
+	return guard(cfg, mux)
+}
+
+// reset serves POST /_issuefields/reset with cfg.Reset.
+func reset(w http.ResponseWriter, r *http.Request, cfg Config) {
+	err := cfg.Reset(r.Context())
+	switch {
+	case err == nil:
+		w.WriteHeader(http.StatusNoContent)
+	case errors.Is(err, ErrNoReset):
+		writeJSON(w, http.StatusNotImplemented, message(err.Error()))
+	default:
+		cfg.Logger.LogAttrs(r.Context(), slog.LevelError, "reset failed", slog.Any("error", err))
+		writeJSON(w, http.StatusInternalServerError, message("The reset failed: the server's log says why"))
+	}
+}
+
+// methods returns a handler that serves each method with its handler in
+// byMethod, and any other with 405 and an Allow header.
+func methods(byMethod map[string]http.HandlerFunc) http.HandlerFunc {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		if byMethod[m] != nil {
+			allow = append(allow, m)
+		}
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := byMethod[r.Method]
+		if h == nil {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeJSON(w, http.StatusMethodNotAllowed, message("Method Not Allowed"))
+			return
+		}
+		h(w, r)
+	}
+}
+
+// message returns an error body with msg.
+func message(msg string) map[string]string { return map[string]string{"message": msg} }
+
+// writeJSON answers with status and v as JSON, ending with a newline. A
+// value that cannot be encoded is answered 500.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, "Internal server error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(body.Bytes())
+}
