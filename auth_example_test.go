@@ -96,10 +96,10 @@ type auditStore struct {
 
 // UpdateValues writes through to the wrapped store and, when the write
 // committed, records who made it.
-func (s auditStore) UpdateValues(ctx context.Context, issue issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	version, err := s.Store.UpdateValues(ctx, issue, change)
+func (s auditStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	version, err := s.Store.UpdateValues(ctx, owner, name, number, change)
 	if p, ok := issuefields.PrincipalFromContext(ctx); ok && err == nil {
-		fmt.Printf("%s (%s) changed issue %d of repository %d\n", p.Login, p.Kind, issue.Number, issue.RepositoryID)
+		fmt.Printf("%s (%s) changed issue %d of %s/%s\n", p.Login, p.Kind, number, owner, name)
 	}
 	return version, err
 }
@@ -133,6 +133,6 @@ func ExamplePrincipalFromContext() {
 	h.ServeHTTP(rec, req)
 	fmt.Println(rec.Code)
 	// Output:
-	// triage-bot[bot] (app_installation) changed issue 7 of repository 1
+	// triage-bot[bot] (app_installation) changed issue 7 of octo-org/hello-world
 	// 200
 }

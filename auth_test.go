@@ -584,9 +584,9 @@ func (s *principalStore) Snapshot(ctx context.Context, owner, name string, numbe
 	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *principalStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+func (s *principalStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
 	s.record(ctx, "UpdateValues")
-	return s.Store.UpdateValues(ctx, key, change)
+	return s.Store.UpdateValues(ctx, owner, name, number, change)
 }
 
 // TestPrincipalFromContext checks that the store sees, through

@@ -70,9 +70,9 @@ type hookedStore struct {
 	beforeUpdate func()
 }
 
-func (s *hookedStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+func (s *hookedStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
 	s.beforeUpdate()
-	return s.Store.UpdateValues(ctx, key, change)
+	return s.Store.UpdateValues(ctx, owner, name, number, change)
 }
 
 // TestWriteRacingAFieldRemoval removes a field between the validation of a

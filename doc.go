@@ -47,8 +47,10 @@
 //
 // # Writing a store
 //
-// A Store has two methods: Snapshot reads everything a request needs in one
-// step, and UpdateValues applies a change to one issue's values atomically.
+// A Store has two methods: Snapshot reads everything a list needs in one
+// step, and UpdateValues, the whole of a write, calls the handler's change
+// with a Snapshot and stores its result atomically, while the store still
+// holds what that Snapshot shows.
 // The handler decides everything else (what add, set and delete mean,
 // validation, who may), so a store only stores; the storetest package checks
 // a Store against the contract written beside the interface. The memstore

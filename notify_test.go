@@ -228,8 +228,8 @@ type cancellingStore struct {
 	cancelled bool
 }
 
-func (s *cancellingStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	v, err := s.Store.UpdateValues(ctx, key, change)
+func (s *cancellingStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	v, err := s.Store.UpdateValues(ctx, owner, name, number, change)
 	if err == nil {
 		s.cancel()
 		s.cancelled = ctx.Err() != nil

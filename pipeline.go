@@ -59,6 +59,10 @@ type call struct {
 	// withPrincipal holds it, so that making it allocates nothing.
 	context       context.Context
 	withPrincipal principalContext
+	// limited is set once the secondary rate limit was applied to the
+	// request, and limitErr is what it answered.
+	limited  bool
+	limitErr error
 }
 
 // ctx returns the context that the store, the verifier and the notifier get.

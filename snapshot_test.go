@@ -34,10 +34,11 @@ func (s *recordingStore) Snapshot(ctx context.Context, owner, name string, numbe
 	return snap, err
 }
 
-func (s *recordingStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
-		s.recordValues(current)
-		return change(current, version)
+func (s *recordingStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		record(&s.mu, &s.fields, snap.Fields, func(f *issuefields.Field) { f.Options = slices.Clone(f.Options) })
+		s.recordValues(snap.Values)
+		return change(snap)
 	})
 }
 

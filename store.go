@@ -59,23 +59,31 @@ type Store interface {
 	// it finds of the issue is the Snapshot's, not an error.
 	Snapshot(ctx context.Context, owner, name string, number int64) (Snapshot, error)
 
-	// UpdateValues calls change with the current values of the issue and
-	// their version, and replaces the values with those change returns, as
-	// one atomic step with respect to every other UpdateValues of the issue:
-	// no concurrent write is lost. The new values get a new version, which
-	// UpdateValues returns and which differs from every version the issue
-	// had before. Writes to different issues should not wait for each
-	// other.
+	// UpdateValues finds what Snapshot would find for issue number of the
+	// repository owner/name, calls change with it, and stores the values
+	// change returns as the issue's values, as one atomic step: what it
+	// stores was computed from a Snapshot that the store still holds when
+	// it stores (the repository that owner/name names, with its owner,
+	// name and privacy; the issue where it is, live, at that version; the
+	// fields of the repository's owner), so no concurrent write is lost.
+	// The new values get a new version, which UpdateValues returns and
+	// which differs from every version the issue had before. Writes to
+	// different issues should not wait for each other.
 	//
-	// change may be called more than once (a store that retries calls it
-	// again with the values it then finds), and must not modify current;
-	// only the result of the last call is stored. When that call returns an
-	// error, UpdateValues changes nothing and returns an error that wraps
-	// it. For an issue that was deleted, or transferred away, since the
-	// handler found it, UpdateValues stores nothing and returns an error
-	// that wraps ErrIssueDeleted or ErrNotFound (change may have been called
-	// by then with values the store kept in memory).
-	UpdateValues(ctx context.Context, issue IssueKey, change func(current []Value, version Version) ([]Value, error)) (Version, error)
+	// change may be called more than once, and must not modify the
+	// Snapshot; only the last call counts. A store may first call it with
+	// a Snapshot it kept from an earlier read, which may be stale; it must
+	// then call it again with one it reads whenever what it would store is
+	// no longer current, or change returned an error: an error is final
+	// only from a Snapshot read for this call. When the last call returns
+	// an error, UpdateValues stores nothing and returns an error that
+	// wraps it. When the Snapshot shows no live issue number in the
+	// repository (IssueErr is not nil, or the issue is elsewhere), it
+	// stores nothing either, and returns an error that wraps that of
+	// change or, if change returned values, ErrIssueDeleted or
+	// ErrNotFound. It returns an error that wraps ErrNotFound, without
+	// calling change, when no repository has or had the name owner/name.
+	UpdateValues(ctx context.Context, owner, name string, number int64, change func(Snapshot) ([]Value, error)) (Version, error)
 }
 
 // Snapshot is what Store.Snapshot reads for a request for one issue's values.

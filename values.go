@@ -10,8 +10,9 @@ import (
 )
 
 // The values routes: list, add, set and delete the field values of an issue.
-// Each reads one Snapshot of the store (findIssue), then answers from it; a
-// write decides on the Snapshot first, and commits with one UpdateValues.
+// A list reads one Snapshot of the store (findIssue) and answers from it; a
+// write is one UpdateValues, whose change decides the write on the Snapshot
+// the store gives it (commit).
 
 // maxItems is the largest number of items one request may write.
 const maxItems = 25
@@ -22,7 +23,7 @@ const valueResource = "IssueFieldValue"
 // listValues serves GET: one page of the issue's values.
 func (h *Handler) listValues(c *call) error {
 	var snap Snapshot
-	if err := h.findIssue(c, &snap, ""); err != nil {
+	if err := h.findIssue(c, &snap); err != nil {
 		return err
 	}
 	key := snap.Issue.Key()
@@ -55,31 +56,22 @@ func (h *Handler) listValues(c *call) error {
 
 // addValues serves POST: the listed fields get their new values, the others
 // keep theirs; an empty list clears every value.
-func (h *Handler) addValues(c *call) error { return h.writeValues(c, ActionAdded, true) }
+func (h *Handler) addValues(c *call) error {
+	return h.writeValues(c, &write{action: ActionAdded, allowArrays: true})
+}
 
 // setValues serves PUT: the issue holds exactly the listed values afterwards.
-func (h *Handler) setValues(c *call) error { return h.writeValues(c, ActionSet, false) }
+func (h *Handler) setValues(c *call) error { return h.writeValues(c, &write{action: ActionSet}) }
 
-// writeValues serves add and set: it reads the body, validates its items
-// against the issue's fields (allowArrays for add, which may write
-// multi_select fields), commits the write, and answers with the issue's whole
-// list.
-func (h *Handler) writeValues(c *call, action Action, allowArrays bool) error {
-	w := &write{action: action}
-	if err := h.findIssue(c, &w.snap, ""); err != nil {
-		return err
-	}
-	items, err := readItems(c.w, c.r, h.maxBodyBytes)
-	if err != nil {
-		return err
-	}
-	if w.updates, err = parseItems(items, w.snap.Fields, allowArrays); err != nil {
-		return err
-	}
+// writeValues serves add and set: it commits the write, whose items it reads
+// from the body and validates against the issue's fields, and answers with
+// the issue's whole list.
+func (h *Handler) writeValues(c *call, w *write) error {
 	if err := h.commit(c, w); err != nil {
 		return err
 	}
-	list := h.lists.list(w.key, etagSumOf(w.key, w.version, w.fieldsSum), w.snap.Fields, w.after)
+	key := w.snap.Issue.Key()
+	list := h.lists.list(key, etagSumOf(key, w.version, w.fieldsSum), w.snap.Fields, w.after)
 	c.w.setHeader("Etag", list.etag)
 	writeBody(c.w, http.StatusOK, list.body)
 	return nil
@@ -93,49 +85,64 @@ func (h *Handler) deleteValue(c *call) error {
 	if w.fieldID, ok = parsePositiveInt(c.r.PathValue("issue_field_id")); !ok {
 		return ErrNotFound
 	}
-	if err := h.findIssue(c, &w.snap, "/"+c.r.PathValue("issue_field_id")); err != nil {
-		return err
-	}
 	if err := h.commit(c, w); err != nil {
 		return err
 	}
-	c.w.setHeader("Etag", formatETag(etagSumOf(w.key, w.version, w.fieldsSum)))
+	c.w.setHeader("Etag", formatETag(etagSumOf(w.snap.Issue.Key(), w.version, w.fieldsSum)))
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-// findIssue reads the Snapshot of the issue that c's path names into snap,
-// authorizes the caller on its repository, applies the secondary rate limit
-// to a write, and answers a renamed or transferred repository, or a
-// transferred issue, with a redirect to the same suffix of the new path (the
-// value path's field ID for a delete). Authorization is decided before
-// anything about the issue is told, and before the body is read.
-func (h *Handler) findIssue(c *call, snap *Snapshot, suffix string) error {
-	owner, name := c.r.PathValue("owner"), c.r.PathValue("repo")
+// issuePath returns the owner, repository name and issue number that c's
+// path names, once it has identified the caller and checked the kind of its
+// token.
+func (h *Handler) issuePath(c *call) (owner, name string, number int64, err error) {
+	owner, name = c.r.PathValue("owner"), c.r.PathValue("repo")
 	number, ok := parsePositiveInt(c.r.PathValue("issue_number"))
 	if !ok || reponame.HasGitSuffix(name) {
-		return ErrNotFound
+		return "", "", 0, ErrNotFound
 	}
 	if err := h.identify(c); err != nil {
+		return "", "", 0, err
+	}
+	if c.principal != nil && !c.principal.Kind.accepted() {
+		return "", "", 0, errTokenKindNotAccepted // whatever the path names
+	}
+	return owner, name, number, nil
+}
+
+// findIssue reads the Snapshot of the issue that c's path names into snap,
+// and locates the issue in it.
+func (h *Handler) findIssue(c *call, snap *Snapshot) error {
+	owner, name, number, err := h.issuePath(c)
+	if err != nil {
 		return err
 	}
-	op, principal := c.route.op, c.principal
-	if principal != nil && !principal.Kind.accepted() {
-		return errTokenKindNotAccepted // whatever the path names
-	}
-	var err error
 	if *snap, err = h.store.Snapshot(c.ctx(), owner, name, number); err != nil {
 		return err
 	}
-	repo := snap.Repository
+	return h.locate(c, snap, owner, name, number, "")
+}
+
+// locate authorizes the caller on the repository of snap, a Snapshot for
+// issue number of owner/name, applies the secondary rate limit to a write
+// (once a request), and answers a renamed or transferred repository, or a
+// transferred issue, with a redirect to the same suffix of the new path (the
+// value path's field ID for a delete). Authorization is decided before
+// anything about the issue is told, and before the body is read.
+func (h *Handler) locate(c *call, snap *Snapshot, owner, name string, number int64, suffix string) error {
+	op, principal, repo := c.route.op, c.principal, snap.Repository
 	if err := authorizeRepository(c.ctx(), op, repo, principal); err != nil {
 		return err
 	}
 	if !reponame.Same(repo.Owner, owner) || !reponame.Same(repo.Name, name) {
 		return redirect(h.baseURL, c.r, repo, number, suffix)
 	}
-	if err := h.limitWrites(c); err != nil {
-		return err
+	if !c.limited {
+		c.limited, c.limitErr = true, h.limitWrites(c)
+	}
+	if c.limitErr != nil {
+		return c.limitErr
 	}
 	if snap.IssueErr != nil {
 		return snap.IssueErr
@@ -157,84 +164,112 @@ func (h *Handler) findIssue(c *call, snap *Snapshot, suffix string) error {
 }
 
 // A write is one add, set or delete of an issue's values, from the Snapshot
-// it was validated against to the state it committed.
+// it was decided on to the state it committed.
 type write struct {
+	// h and c are the handler and the call that the write serves.
+	h      *Handler
+	c      *call
 	action Action
-	snap   Snapshot
-	// updates are the values that an add or set writes, and fieldID the
-	// field whose value a delete removes.
-	updates []Value
+	// fieldID is the field whose value a delete removes.
 	fieldID int64
-	// key and fieldsSum are those of snap's issue and fields, and ifMatch
-	// the request's If-Match header.
-	key       IssueKey
+	// items are the items of an add or set body, and itemsErr what refused
+	// the body; read is set once the body was read. allowArrays is set for
+	// an add, whose items may write multi_select fields.
+	items             [][]byte
+	itemsErr          error
+	read, allowArrays bool
+	// snap is the Snapshot of the last call of change, and fieldsSum that
+	// of its fields.
+	snap      Snapshot
 	fieldsSum uint64
-	ifMatch   string
 	// before, after and version are the values before and after the write
-	// and their version, as the last apply found them, and unchanged tells
-	// whether they are the same; changed is set when the write stored
-	// something.
+	// and their version, as the last call of change found them.
 	before, after []Value
 	version       Version
-	unchanged     bool
-	changed       bool
 }
 
 // errUnchanged tells UpdateValues that a write leaves the values as they
 // are, so there is nothing to store.
 var errUnchanged = errors.New("the values stay as they are")
 
-// commit applies w to the values of its issue under the request's If-Match,
-// and tells the notifier when something changed.
-//
-// The write is decided on the Snapshot first: a write that is refused there,
-// or that changes nothing, is answered from it without touching the store.
-// Otherwise the store's UpdateValues applies it again to the values it holds
-// then, in one atomic step with the If-Match check, so that a client can
-// read, modify and write back without losing a concurrent change.
+// commit applies w to the values of the issue that c's path names, with one
+// UpdateValues, and tells the notifier when something changed. The store
+// calls change with a Snapshot of the issue, perhaps more than once; each
+// call locates the issue, reads the body (once a request), validates its
+// items against the Snapshot's fields and decides the write under the
+// request's If-Match, so that a client can read, modify and write back
+// without losing a concurrent change. What the last call decided is the
+// answer.
 func (h *Handler) commit(c *call, w *write) error {
-	w.key, w.fieldsSum, w.ifMatch = w.snap.Issue.Key(), h.fieldSums.of(w.snap.Fields), headerList(c.r, "If-Match")
-	if _, err := w.apply(w.snap.Values, w.snap.Version); err != nil {
-		if errors.Is(err, errUnchanged) {
-			return nil
-		}
+	owner, name, number, err := h.issuePath(c)
+	if err != nil {
 		return err
 	}
-	version, err := h.store.UpdateValues(c.ctx(), w.key, w.apply)
+	w.h, w.c = h, c
+	version, err := h.store.UpdateValues(c.ctx(), owner, name, number, w.change)
 	switch {
-	case errors.Is(err, errUnchanged):
-		// Another write made the values what this one makes them.
+	case errors.Is(err, errUnchanged) && w.after != nil:
 		return nil
 	case err != nil:
 		return err
 	}
-	w.version, w.changed = version, true
+	w.version = version
 	if h.notifier != nil {
 		h.notify(c.ctx(), c.w.id, newEvent(w.action, w.snap.Issue, c.principal, w.snap.Fields, w.before, w.after))
 	}
 	return nil
 }
 
-// apply returns the values that w makes of current, the issue's values at
-// version, or the error that refuses it (errUnchanged when the values stay
-// as they are). It works on the values that the fields show: a value of a
-// field or an option that is gone no longer counts, and is not kept. The
-// values of one version are always the same, so a second call with the
-// version of the first returns the first's result.
-func (w *write) apply(current []Value, version Version) ([]Value, error) {
-	if w.after != nil && version == w.version {
-		return w.result()
+// change is the change of w's UpdateValues: it locates the issue in snap
+// and decides the write on it. A redirect of a delete keeps the field's ID
+// at the end of the path.
+func (w *write) change(snap Snapshot) ([]Value, error) {
+	c := w.c
+	number, _ := parsePositiveInt(c.r.PathValue("issue_number"))
+	var suffix string
+	if w.action == ActionDeleted {
+		suffix = "/" + c.r.PathValue("issue_field_id")
 	}
-	if w.ifMatch != "" && !etagListMatches(w.ifMatch, formatETag(etagSumOf(w.key, version, w.fieldsSum)), false) {
+	w.snap, w.after = snap, nil
+	if err := w.h.locate(c, &w.snap, c.r.PathValue("owner"), c.r.PathValue("repo"), number, suffix); err != nil {
+		return nil, err
+	}
+	w.fieldsSum = w.h.fieldSums.of(snap.Fields)
+	return w.h.decide(c, w)
+}
+
+// decide returns the values that w makes of the values of w.snap, or the
+// error that refuses it (errUnchanged when the values stay as they are). An
+// add or set reads its items from the body on the first call, and validates
+// them against the fields of each. The write works on the values that the
+// fields show: a value of a field or an option that is gone no longer
+// counts, and is not kept.
+func (h *Handler) decide(c *call, w *write) ([]Value, error) {
+	var updates []Value
+	if w.action != ActionDeleted {
+		if !w.read {
+			w.read = true
+			w.items, w.itemsErr = readItems(c.w, c.r, h.maxBodyBytes)
+		}
+		if w.itemsErr != nil {
+			return nil, w.itemsErr
+		}
+		var err error
+		if updates, err = parseItems(w.items, w.snap.Fields, w.allowArrays); err != nil {
+			return nil, err
+		}
+	}
+	if ifMatch := headerList(c.r, "If-Match"); ifMatch != "" &&
+		!etagListMatches(ifMatch, formatETag(etagSumOf(w.snap.Issue.Key(), w.snap.Version, w.fieldsSum)), false) {
 		return nil, errPreconditionFailed
 	}
-	current = shownValues(current, w.snap.Fields)
+	current := shownValues(w.snap.Values, w.snap.Fields)
 	var next []Value
 	switch w.action {
 	case ActionAdded:
-		next = mergeValues(current, w.updates)
+		next = mergeValues(current, updates)
 	case ActionSet:
-		next = w.updates
+		next = updates
 	case ActionDeleted:
 		i := slices.IndexFunc(current, func(v Value) bool { return v.FieldID == w.fieldID })
 		if i < 0 {
@@ -245,17 +280,11 @@ func (w *write) apply(current []Value, version Version) ([]Value, error) {
 	if next == nil {
 		next = []Value{}
 	}
-	w.before, w.after, w.version, w.unchanged = current, next, version, sameValues(current, next)
-	return w.result()
-}
-
-// result returns what apply decided last: the values after the write, or
-// errUnchanged.
-func (w *write) result() ([]Value, error) {
-	if w.unchanged {
+	w.before, w.after, w.version = current, next, w.snap.Version
+	if sameValues(current, next) {
 		return nil, errUnchanged
 	}
-	return w.after, nil
+	return next, nil
 }
 
 // mergeValues returns current with updates: each replaces the value of its

@@ -23,8 +23,11 @@
 // accounts, repositories and issues, which change only through the seed
 // methods; each issue has its own lock for its values and version.
 // [Store.Snapshot] reads under both, so what it returns is one state of the
-// store. [Store.UpdateValues] holds only the issue's lock while it calls
-// change, so writes to different issues do not wait for each other.
+// store. [Store.UpdateValues] calls change with a Snapshot and no lock held,
+// then stores the result under both locks if the store still holds what the
+// Snapshot shows, and otherwise calls change again with a new Snapshot: a
+// write never waits for a change of another issue, nor holds a lock while
+// its own change runs.
 //
 // Snapshot, UpdateValues and the field methods hand out the store's own
 // slices, without copying them, so a Snapshot of a live issue allocates
@@ -43,7 +46,7 @@
 // deliveries, under a lock of their own, so that recording a delivery never
 // waits for a request for values nor holds one up. Hooks and deliveries get
 // their IDs from two counters of the Store that only grow, so no ID is given
-// twice. It keeps an organization's hooks under its lower-cased login and a
+// twice until [Store.Empty] starts them again, as a new Store would. It keeps an organization's hooks under its lower-cased login and a
 // repository's under its ID, and does not check that the organization or the
 // repository exists: the routes that create hooks do. [Store.HooksFor] takes
 // the repository as the caller gives it: a repository's own hooks follow it

@@ -43,22 +43,22 @@ func Example() {
 	}
 	fmt.Println("found:", snap.Repository.Owner+"/"+snap.Repository.Name, "issue", snap.Issue.Number, "with", len(snap.Fields), "fields")
 
-	// UpdateValues applies a change to the values the issue holds when the
-	// write commits; a change that expects the version of the Snapshot, as an
+	// UpdateValues applies a change to a Snapshot that the store still holds
+	// when the write commits; a change that expects the version of the Snapshot, as an
 	// If-Match does, refuses once another write has committed.
-	ifMatch := func(version issuefields.Version, values []issuefields.Value) func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
-		return func(_ []issuefields.Value, current issuefields.Version) ([]issuefields.Value, error) {
-			if current != version {
+	ifMatch := func(version issuefields.Version, values []issuefields.Value) func(issuefields.Snapshot) ([]issuefields.Value, error) {
+		return func(current issuefields.Snapshot) ([]issuefields.Value, error) {
+			if current.Version != version {
 				return nil, errors.New("precondition failed")
 			}
 			return values, nil
 		}
 	}
 	high := []issuefields.Value{{FieldID: 1, OptionIDs: []int64{11}}}
-	if _, err := s.UpdateValues(ctx, snap.Issue.Key(), ifMatch(snap.Version, high)); err != nil {
+	if _, err := s.UpdateValues(ctx, "octo-org", "greetings", 1, ifMatch(snap.Version, high)); err != nil {
 		panic(err)
 	}
-	_, err = s.UpdateValues(ctx, snap.Issue.Key(), ifMatch(snap.Version, nil))
+	_, err = s.UpdateValues(ctx, "octo-org", "greetings", 1, ifMatch(snap.Version, nil))
 	fmt.Println("stale write:", err)
 
 	snap, err = s.Snapshot(ctx, "octo-org", "greetings", 1)
@@ -80,7 +80,7 @@ func Example() {
 	fmt.Println("unknown repository:", errors.Is(err, issuefields.ErrNotFound))
 	// Output:
 	// found: octo-org/greetings issue 1 with 2 fields
-	// stale write: memstore: issue 1 of repository 1: precondition failed
+	// stale write: memstore: issue 1 of "octo-org/greetings": precondition failed
 	// values: [{FieldID:1 Text: Number:0 Date: OptionIDs:[11]}]
 	// new field: 13 Due
 	// unknown repository: true

@@ -44,10 +44,9 @@ func TestHooksHaveALockOfTheirOwn(t *testing.T) {
 	go func() {
 		_, err := s.Snapshot(ctx, "octocat", "hello", 1)
 		if err == nil {
-			_, err = s.UpdateValues(ctx, issuefields.IssueKey{RepositoryID: r.ID, Number: 1},
-				func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
-					return current, nil
-				})
+			_, err = s.UpdateValues(ctx, r.Owner, r.Name, 1, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+				return snap.Values, nil
+			})
 		}
 		served <- err
 	}()

@@ -76,9 +76,8 @@ func TestIssueThatIsNotLive(t *testing.T) {
 		}
 	}
 	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 2: issuefields.ErrNotFound, 6: issuefields.ErrNotFound} {
-		key := issuefields.IssueKey{RepositoryID: r.ID, Number: n}
-		if _, err := s.UpdateValues(ctx, key, keep); !errors.Is(err, want) {
-			t.Errorf("UpdateValues(%+v) = %v, want %v", key, err, want)
+		if _, err := s.UpdateValues(ctx, r.Owner, r.Name, n, keep); !errors.Is(err, want) {
+			t.Errorf("UpdateValues(%q, %q, %d) = %v, want %v", r.Owner, r.Name, n, err, want)
 		}
 	}
 	// Issue 3 was transferred to 5, which was deleted.
@@ -90,8 +89,8 @@ func TestIssueThatIsNotLive(t *testing.T) {
 }
 
 // keep is a change that keeps the values as they are.
-func keep(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
-	return current, nil
+func keep(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+	return snap.Values, nil
 }
 
 // TestSnapshotAllocatesNothing checks that a Snapshot of a live issue hands
@@ -265,7 +264,7 @@ func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
 			}
 		}
 		if err == nil {
-			_, err = s.UpdateValues(ctx, issuefields.IssueKey{RepositoryID: 1, Number: 1}, keep)
+			_, err = s.UpdateValues(ctx, "octo-org", "hello-world", 1, keep)
 		}
 		if err == nil {
 			_, err = s.AddRepository("octo-org", "another", false)

@@ -3,47 +3,76 @@ package memstore
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/internal/clone"
 )
 
-// UpdateValues calls change once with the issue's values and version, and
-// replaces the values with a copy of those change returns, under a new
-// version, as [issuefields.Store] describes. current is the store's own
-// slice, which change must not modify. It holds only the issue's lock while it
-// calls change, so writes to different issues never wait for each other, and
-// change must not call the Store for the same issue. When change returns an
-// error, UpdateValues changes nothing and returns an error that wraps it. For
-// an issue that was deleted it returns an error that wraps
-// [issuefields.ErrIssueDeleted], and for one that was transferred away or
-// never was, one that wraps [issuefields.ErrNotFound], without calling change.
-func (s *Store) UpdateValues(_ context.Context, key issuefields.IssueKey, change func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	is, err := s.issue(key)
-	if err != nil {
-		return "", err
+// UpdateValues calls change with a Snapshot of issue number of owner/name, as
+// Snapshot reads it, and stores a copy of the values change returns as the
+// issue's values, under a new version, as [issuefields.Store] describes. The
+// Snapshot holds the store's own slices, which change must not modify.
+//
+// change runs without any of the store's locks, so a change that takes its
+// time (one that reads a request's body, say) holds back no other request.
+// The values are stored only if, under the store-wide lock and the issue's,
+// the store still holds what the Snapshot shows: the same repository under
+// the same name, the same fields, and the issue live there at the same
+// version. Otherwise UpdateValues reads a new Snapshot and calls change
+// again. When change returns an error, UpdateValues stores nothing and
+// returns an error that wraps it.
+func (s *Store) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	for {
+		snap, err := s.Snapshot(ctx, owner, name, number)
+		if err != nil {
+			return "", err
+		}
+		values, err := change(snap)
+		if err != nil {
+			return "", fmt.Errorf("memstore: issue %d of %q: %w", number, owner+"/"+name, err)
+		}
+		version, stored, err := s.storeValues(owner, name, number, &snap, clone.Values(values))
+		if stored || err != nil {
+			return version, err
+		}
+		if err := ctx.Err(); err != nil {
+			return "", fmt.Errorf("memstore: issue %d of %q: %w: %w", number, owner+"/"+name, issuefields.ErrUnavailable, err)
+		}
+	}
+}
+
+// storeValues stores values as the values of issue number of owner/name if
+// the store still holds what snap shows, and reports whether it did. It
+// returns an error when snap shows no live issue there to store them on.
+func (s *Store) storeValues(owner, name string, number int64, snap *issuefields.Snapshot, values []issuefields.Value) (issuefields.Version, bool, error) {
+	key := issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}
+	switch {
+	case snap.IssueErr != nil:
+		return "", false, snap.IssueErr
+	case snap.Issue.Key() != key:
+		return "", false, fmt.Errorf("memstore: %s was transferred to %s: %w", describe(key), describe(snap.Issue.Key()), issuefields.ErrNotFound)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, err := s.repository(owner, name)
+	if err != nil || r.snapshot() != snap.Repository || !sameSlice(r.owner.fields, snap.Fields) {
+		return "", false, nil
+	}
+	is, ok := s.issues[key]
+	if !ok {
+		return "", false, nil
 	}
 	is.mu.Lock()
 	defer is.mu.Unlock()
-	if is.state != live {
-		return "", is.check(describe(key))
+	if is.state != live || is.version != snap.Version {
+		return "", false, nil
 	}
-	values, err := change(slices.Clip(is.values), is.version)
-	if err != nil {
-		return "", fmt.Errorf("memstore: %s: %w", describe(key), err)
-	}
-	is.commit(clone.Values(values))
-	return is.version, nil
+	is.commit(values)
+	return is.version, true, nil
 }
 
-// issue returns the record of the issue that key identifies, live or not.
-func (s *Store) issue(key issuefields.IssueKey) (*issue, error) {
-	s.mu.RLock()
-	is, ok := s.issues[key]
-	s.mu.RUnlock()
-	if !ok {
-		return nil, noIssue(key)
-	}
-	return is, nil
+// sameSlice reports whether a and b are the same slice of the store's: a
+// store's fields are replaced, never changed in place, when they change.
+func sameSlice(a, b []issuefields.Field) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

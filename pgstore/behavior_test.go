@@ -15,7 +15,7 @@ import (
 // and a negative zero. Another Store reads them back from the database.
 func TestValuesKeptExactly(t *testing.T) {
 	ctx := context.Background()
-	s, key := anIssue(t)
+	s := anIssue(t)
 	want := []issuefields.Value{
 		{FieldID: 1, Text: "nul \x00, tab \t, quote \", backslash \\, \u2028 and \U0001F600"},
 		{FieldID: 2, Number: math.Copysign(0, -1)},
@@ -24,7 +24,7 @@ func TestValuesKeptExactly(t *testing.T) {
 		{FieldID: 5, OptionIDs: []int64{math.MaxInt64, 1}},
 		{FieldID: 6, Date: "2024-02-29"},
 	}
-	_, err := s.UpdateValues(ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+	_, err := s.UpdateValues(ctx, "octocat", "hello", 1, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 		return want, nil
 	})
 	if err != nil {
@@ -54,16 +54,15 @@ func TestIsEmpty(t *testing.T) {
 }
 
 // anIssue returns a new store that holds the repository octocat/hello and
-// its issue 1, and the issue's key.
-func anIssue(t *testing.T) (*pgstore.Store, issuefields.IssueKey) {
+// its issue 1.
+func anIssue(t *testing.T) *pgstore.Store {
 	t.Helper()
 	s, _ := newStore(t)
-	r, err := s.AddRepository("octocat", "hello", false)
-	if err != nil {
+	if _, err := s.AddRepository("octocat", "hello", false); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.AddIssue("octocat", "hello", 1); err != nil {
 		t.Fatal(err)
 	}
-	return s, issuefields.IssueKey{RepositoryID: r.ID, Number: 1}
+	return s
 }

@@ -26,18 +26,19 @@
 // made through any server sees a new version, and reads the fields with a
 // second query.
 //
-// A write costs two: the handler reads a Snapshot, and [Store.UpdateValues]
-// stores the result with one UPDATE. The Store keeps the values of the issues
-// it read or wrote lately, under their version; UpdateValues calls the
-// handler's change with the values kept, and the UPDATE stores the result
-// only if the issue is still live at that version. When it is not (another
-// write, on this server or another, got there first), or when change refuses
-// the kept values, UpdateValues writes in a transaction that locks the
-// issue's row (SELECT ... FOR UPDATE, sent with BEGIN), calls change again
-// with the values it finds there, and stores the result (UPDATE, sent with
-// COMMIT) or rolls back: two more round trips, and writers of a hot issue
-// take turns on the row's lock instead of retrying. An error of change is
-// returned only from a call with the values of the locked row.
+// A write of an issue that the Store read or wrote lately costs one: the
+// Store keeps the Snapshots it read or wrote lately, by the name and number
+// asked for, and [Store.UpdateValues] calls the handler's change with the one
+// kept and stores the result with one UPDATE that changes the issue's row
+// only if the database still holds what the Snapshot shows: the name still
+// names that repository, with the same owner, name and privacy, the owner's
+// fields are at the same version, and the issue is live there at the same
+// version. When it does not (another write or change, on this server or
+// another, got there first), when change refuses the kept Snapshot, or when
+// none is kept, UpdateValues reads a Snapshot, calls change again with it and
+// stores with the same UPDATE: two round trips, repeated while another write
+// gets there first, within the time bound. An error of change is returned
+// only from a call with a Snapshot read for this write.
 //
 // # Bounded waits
 //

@@ -12,11 +12,9 @@ const maxRecent = 1 << 14
 // recentValues keeps, for the issues that this process read or wrote lately,
 // the newest version of their values it saw in the database, and the values
 // decoded. A Snapshot of an issue whose version is the kept one skips
-// decoding its JSON, and a write starts from the kept values, storing its
-// result only if the database still has that version. A version names one
-// state of an issue's values for good and only grows, so what is kept is
-// never wrong, only perhaps older than the database: every use is checked
-// by a statement that compares versions.
+// decoding its JSON. A version names one state of an issue's values for good
+// and only grows, so what is kept is never wrong, only perhaps older than
+// the database: it is used only for the version that the database shows.
 type recentValues struct {
 	mu     sync.RWMutex
 	issues map[issuefields.IssueKey]recent

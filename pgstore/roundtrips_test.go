@@ -40,11 +40,13 @@ func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepar
 
 // TestRoundTrips checks that, once its connection has prepared its
 // statements, the handler over a Store answers a list with one round trip to
-// the database (the Snapshot), a write with two (the Snapshot, and the UPDATE
-// that stores the values it read, changed, if the issue's version is still
-// the one read), and a write that changes nothing with one.
+// the database (the Snapshot); a write of an issue that the Store read or
+// wrote last with one (the UPDATE that stores what the write made of the
+// Snapshot kept, if the database still holds what it shows); a write that
+// changes nothing with one (the Snapshot that confirms it); and a write of an
+// issue that the Store has not read with two (the Snapshot, and the UPDATE).
 func TestRoundTrips(t *testing.T) {
-	cfg, _ := newBoundedStore(t, 2, 1)
+	cfg, _ := newBoundedStore(t, 2, 2)
 	trips := &roundTrips{}
 	cfg.ConnConfig.Tracer = trips
 	h := newHandler(t, openStore(t, cfg, pgstore.PoolSize(1)))
@@ -55,10 +57,10 @@ func TestRoundTrips(t *testing.T) {
 		status, most             int
 	}{
 		{"list", "GET", path, "", nil, http.StatusOK, 1},
-		{"add", "POST", path, textBody(1, "a"), nil, http.StatusOK, 2},
+		{"add after a list", "POST", path, textBody(1, "a"), nil, http.StatusOK, 1},
 		{"add of the same value", "POST", path, textBody(1, "a"), nil, http.StatusOK, 1},
-		{"set", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 2},
-		{"delete", "DELETE", path + "/2", "", nil, http.StatusNoContent, 2},
+		{"set after a write", "PUT", path, textBody(2, "b"), nil, http.StatusOK, 1},
+		{"delete after a write", "DELETE", path + "/2", "", nil, http.StatusNoContent, 1},
 		{"list, not modified", "GET", path, "", []string{"If-None-Match", "*"}, http.StatusNotModified, 1},
 		{"list of a page", "GET", path + "?per_page=1&page=2", "", nil, http.StatusOK, 1},
 	}
@@ -79,5 +81,12 @@ func TestRoundTrips(t *testing.T) {
 				t.Errorf("%s: %d round trips to the database, want at most %d", r.name, n, r.most)
 			}
 		}
+	}
+	before := trips.n.Load()
+	if rec := serve(h, "POST", valuesPath("octo-org", "hello-world", 2), textBody(1, "a")); rec.Code != http.StatusOK {
+		t.Fatalf("add to an issue not read before: status %d, want %d: %s", rec.Code, http.StatusOK, rec.Body)
+	}
+	if n := trips.n.Load() - before; n > 2 {
+		t.Errorf("add to an issue not read before: %d round trips to the database, want at most 2", n)
 	}
 }

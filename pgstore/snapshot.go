@@ -31,47 +31,64 @@ const snapshotQuery = `
 // from memory when the version of the owner's fields that the query reads is
 // the one kept; otherwise a second query reads them, and they are kept for
 // the next requests. An issue that was transferred takes a second query too,
-// which follows its transfers. The values are kept too, for the next
-// [Store.UpdateValues] of the issue.
+// which follows its transfers. A Snapshot of a live issue is kept, for the
+// next [Store.UpdateValues] of the issue by the same name.
 func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	r, err := s.readBounded(ctx, owner, name, number)
+	return r.snap, err
+}
+
+// readBounded is read, bounded by the store's timeout.
+func (s *Store) readBounded(ctx context.Context, owner, name string, number int64) (kept, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var snap issuefields.Snapshot
+	return s.read(ctx, owner, name, number)
+}
+
+// read reads the Snapshot of issue number of owner/name, as Snapshot
+// describes, with what a write from it checks, and keeps it when it shows
+// the issue live where it was asked for.
+func (s *Store) read(ctx context.Context, owner, name string, number int64) (kept, error) {
+	var k kept
+	snap := &k.snap
 	r := &snap.Repository
-	var ownerID, fieldsVersion int64
 	var st issueState
 	var version *int64
 	var data []byte
 	var state *string
 	err := s.pool.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
-		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &ownerID, &fieldsVersion,
+		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &k.ownerID, &k.fieldsVersion,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return snap, fmt.Errorf("pgstore: repository %q: %w", owner+"/"+name, issuefields.ErrNotFound)
+		return k, fmt.Errorf("pgstore: repository %q: %w", owner+"/"+name, issuefields.ErrNotFound)
 	case err != nil:
-		return snap, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
+		return k, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
 	}
 	key := issuefields.IssueKey{RepositoryID: r.ID, Number: number}
 	switch {
 	case state == nil:
 		snap.IssueErr = noIssue(key)
-		return snap, nil
+		return k, nil
 	case *state == "transferred":
 		snap.Issue, snap.IssueErr = s.issue(ctx, key)
-		return snap, nil
+		return k, nil
 	}
 	st.state = *state
 	if snap.IssueErr = st.check(describe(key)); snap.IssueErr != nil {
-		return snap, nil
+		return k, nil
 	}
 	snap.Issue = issuefields.Issue{Repository: snap.Repository, Number: number}
 	if snap.Values, err = s.decode(key, *version, data); err != nil {
-		return snap, err
+		return k, err
 	}
+	k.version = *version
 	snap.Version = formatVersion(*version)
-	snap.Fields, err = s.fields.of(ctx, s.pool, ownerID, fieldsVersion)
-	return snap, err
+	if snap.Fields, err = s.fields.of(ctx, s.pool, k.ownerID, k.fieldsVersion); err != nil {
+		return k, err
+	}
+	s.kept.put(placeOf(owner, name, number), k)
+	return k, nil
 }
 
 // decode returns the values of key at version, which data holds: the kept

@@ -22,6 +22,7 @@ type Store struct {
 	turns    turns
 	fields   fieldsCache
 	recent   recentValues
+	kept     keptSnapshots
 	hooks    hooksCache
 }
 

@@ -3,11 +3,10 @@ package pgstore
 import (
 	"context"
 	"sync"
-
-	"github.com/issuefields/issuefields"
 )
 
-// turns makes the writers of one issue in this process take turns before
+// turns makes the writers of one place (an issue by one of its names) in
+// this process take turns before
 // they take a connection of the pool. Without it, each of them would hold a
 // connection while it waits for the issue's row lock in the database, and an
 // issue locked elsewhere (a slow transaction, a migration) would soon hold
@@ -16,27 +15,27 @@ import (
 // connection, within their deadline.
 type turns struct {
 	mu     sync.Mutex
-	issues map[issuefields.IssueKey]*turn
+	places map[place]*turn
 }
 
-// A turn is the right to write to one issue. ch holds a token while a
+// A turn is the right to write to one place. ch holds a token while a
 // writer has it; users counts the writers that have it or wait for it.
 type turn struct {
 	ch    chan struct{}
 	users int
 }
 
-// take waits for the turn of the issue key, until ctx ends, and returns the
+// take waits for the turn of the place key, until ctx ends, and returns the
 // function that gives it back.
-func (t *turns) take(ctx context.Context, key issuefields.IssueKey) (release func(), err error) {
+func (t *turns) take(ctx context.Context, key place) (release func(), err error) {
 	t.mu.Lock()
-	if t.issues == nil {
-		t.issues = make(map[issuefields.IssueKey]*turn)
+	if t.places == nil {
+		t.places = make(map[place]*turn)
 	}
-	tr := t.issues[key]
+	tr := t.places[key]
 	if tr == nil {
 		tr = &turn{ch: make(chan struct{}, 1)}
-		t.issues[key] = tr
+		t.places[key] = tr
 	}
 	tr.users++
 	t.mu.Unlock()
@@ -53,10 +52,10 @@ func (t *turns) take(ctx context.Context, key issuefields.IssueKey) (release fun
 }
 
 // leave forgets tr, the turn of key, when nobody has it or waits for it.
-func (t *turns) leave(key issuefields.IssueKey, tr *turn) {
+func (t *turns) leave(key place, tr *turn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if tr.users--; tr.users == 0 {
-		delete(t.issues, key)
+		delete(t.places, key)
 	}
 }

@@ -8,64 +8,144 @@ import (
 	"github.com/issuefields/issuefields/internal/clone"
 )
 
-// UpdateValues calls change with the issue's current values and their
-// version, and stores what change returns under a new version, as
-// [issuefields.Store] describes.
+// UpdateValues calls change with a Snapshot of issue number of owner/name
+// and stores what change returns as the issue's values under a new version,
+// as [issuefields.Store] describes.
 //
-// Writers of the issue in this process take turns first, before they take a
-// connection of the pool. When this process keeps the issue's values at some
-// version (a Snapshot or a write kept them), UpdateValues calls change with
-// them and stores the result with one UPDATE that changes the row only if
-// the issue is still live at that version: one round trip. When the row has
-// moved on, or change refused the kept values (which may be older than the
-// database's), it writes in a transaction that locks the issue's row, calls
-// change again with the values it finds there, and stores the result or rolls
-// back: two round trips, whose row lock makes writers of the issue on other
-// servers wait for their turn. An error of change is returned only from that
-// last call, made with the current values. For an issue that was deleted or
-// transferred, UpdateValues returns the error without calling change, unless
-// a Store of another server deleted or transferred it while this one kept its
-// values: change then gets the values kept, and nothing is stored.
-func (s *Store) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
+// When this process keeps a Snapshot of the place (a Snapshot or a write
+// kept it), UpdateValues calls change with it and stores the result with one
+// UPDATE that changes the issue's row only if the database still holds what
+// the Snapshot shows: one round trip. Otherwise it reads a Snapshot first:
+// two. That first call of change, which reads the request's body, runs
+// before the write takes its turn and its time bound. Writers of one place in
+// this process then take turns, before they take a connection of the pool.
+// When the UPDATE finds the database moved on, or change refused a kept
+// Snapshot (which may be stale), UpdateValues calls change again with the
+// Snapshot that another writer of this process kept meanwhile, if any, and
+// then with Snapshots it reads, storing with the same UPDATE, while another
+// write gets there first, within the time bound. An error of change is
+// returned only from a call with a Snapshot read for this write.
+func (s *Store) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	at := placeOf(owner, name, number)
+	what := fmt.Sprintf("write the values of issue %d of repository %q", number, owner+"/"+name)
+	k, kept := s.kept.get(at)
+	if !kept {
+		var err error
+		if k, err = s.readBounded(ctx, owner, name, number); err != nil {
+			return "", err
+		}
+	}
+	next, changeErr := change(k.snap)
+	if changeErr != nil && !kept {
+		return "", fmt.Errorf("pgstore: %s: %w", what, changeErr)
+	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	release, err := s.turns.take(ctx, key)
+	release, err := s.turns.take(ctx, at)
 	if err != nil {
-		return "", wrap("wait for the turn to write "+describe(key), err)
+		return "", wrap("wait for the turn to "+what, err)
 	}
 	defer release()
-	if kept, ok := s.recent.get(key); ok {
-		if next, err := change(kept.values, formatVersion(kept.version)); err == nil {
-			version, stored, err := s.swap(ctx, key, kept.version, next)
+	// A writer of this process that had the turn before may have kept a
+	// newer Snapshot meanwhile: k is then stale, and the write starts from
+	// that one instead.
+	other, ok := s.kept.get(at)
+	moved := ok && other.version != k.version
+	if changeErr == nil && !moved {
+		if !kept {
+			if err := notHere(&k.snap, number); err != nil {
+				return "", err
+			}
+		}
+		version, stored, err := s.swap(ctx, at, &k, next)
+		if stored || err != nil {
+			return version, err
+		}
+	}
+	if moved {
+		if next, err := change(other.snap); err == nil {
+			version, stored, err := s.swap(ctx, at, &other, next)
 			if stored || err != nil {
 				return version, err
 			}
 		}
 	}
-	return s.updateLocked(ctx, key, change)
+	for {
+		k, err := s.read(ctx, owner, name, number)
+		if err != nil {
+			return "", err
+		}
+		next, err := change(k.snap)
+		if err != nil {
+			return "", fmt.Errorf("pgstore: %s: %w", what, err)
+		}
+		if err := notHere(&k.snap, number); err != nil {
+			return "", err
+		}
+		version, stored, err := s.swap(ctx, at, &k, next)
+		if stored || err != nil {
+			return version, err
+		}
+		if err := ctx.Err(); err != nil {
+			return "", wrap(what, err)
+		}
+	}
 }
 
-// swap stores values as the values of the issue key if the issue is live and
-// its version is still expected, in one UPDATE statement, which PostgreSQL
-// applies under the row's lock. It reports whether it stored them, and
-// returns the new version when it did. The caller has the issue's turn.
-func (s *Store) swap(ctx context.Context, key issuefields.IssueKey, expected int64, values []issuefields.Value) (issuefields.Version, bool, error) {
-	what := "write the values of " + describe(key)
+// notHere returns the error of a Snapshot that shows no live issue number
+// in its Repository, and nil for one that does.
+func notHere(snap *issuefields.Snapshot, number int64) error {
+	key := issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}
+	switch {
+	case snap.IssueErr != nil:
+		return snap.IssueErr
+	case snap.Issue.Key() != key:
+		return fmt.Errorf("pgstore: %s was transferred to %s: %w", describe(key), describe(snap.Issue.Key()), issuefields.ErrNotFound)
+	}
+	return nil
+}
+
+// swapQuery stores $9 as the values of issue $4 of repository $3 under the
+// next version, if the issue is live there at version $10, the name keys $1,
+// $2 still name that repository, and the repository still has the name $7,
+// the privacy $8 and the owner $5 (login $11, an organization or not as
+// $12), whose fields are at version $6: everything a Snapshot shows.
+// PostgreSQL applies it under the issue row's lock.
+const swapQuery = `
+	UPDATE issues SET field_values = $9, version = version + 1
+	WHERE repository_id = $3 AND number = $4 AND state = 'live' AND version = $10
+		AND EXISTS (SELECT FROM repository_names
+			WHERE owner_key = $1 AND name_key = $2 AND repository_id = $3)
+		AND EXISTS (SELECT FROM repositories r JOIN accounts a ON a.id = r.owner_id
+			WHERE r.id = $3 AND r.name = $7 AND r.private = $8
+				AND a.id = $5 AND a.fields_version = $6 AND a.login = $11 AND a.organization = $12)`
+
+// swap stores values as the values of the issue of k, a Snapshot of the
+// place at, if the database still holds what k shows, in one statement. It
+// reports whether it stored them, and returns the new version when it did,
+// keeping the Snapshot it made. The caller has the place's turn.
+func (s *Store) swap(ctx context.Context, at place, k *kept, values []issuefields.Value) (issuefields.Version, bool, error) {
+	r := &k.snap.Repository
+	what := "write the values of " + describe(k.snap.Issue.Key())
 	data, err := encodeValues(values)
 	if err != nil {
 		return "", false, fmt.Errorf("pgstore: %s: %w", what, err)
 	}
-	const query = `
-		UPDATE issues SET field_values = $4, version = version + 1
-		WHERE repository_id = $1 AND number = $2 AND state = 'live' AND version = $3`
-	tag, err := s.pool.Exec(ctx, query, key.RepositoryID, key.Number, expected, data)
+	tag, err := s.pool.Exec(ctx, swapQuery, at.owner, at.name, r.ID, at.number,
+		k.ownerID, k.fieldsVersion, r.Name, r.Private, data, k.version, r.Owner, r.OwnedByOrganization)
 	switch {
 	case err != nil:
 		return "", false, wrap(what, err)
 	case tag.RowsAffected() == 0:
+		s.kept.forget(at)
 		return "", false, nil
 	}
-	// The row had version expected, so it has the next one now.
-	s.recent.put(key, expected+1, clone.Values(values))
-	return formatVersion(expected + 1), true, nil
+	// The row had version k.version, so it has the next one now.
+	next := *k
+	next.version++
+	next.snap.Version = formatVersion(next.version)
+	next.snap.Values = clone.Values(values)
+	s.kept.put(at, next)
+	s.recent.put(k.snap.Issue.Key(), next.version, next.snap.Values)
+	return next.snap.Version, true, nil
 }

@@ -51,19 +51,19 @@ func TestUpdateValuesAfterChangesElsewhere(t *testing.T) {
 			ctx := context.Background()
 			cfg, elsewhere := newBoundedStore(t, 2, 1)
 			s := openStore(t, cfg)
-			snap, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
+			_, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
 			must(t, err)
 			wrote := tt.elsewhere(t, elsewhere)
 			var versions []issuefields.Version
-			version, err := s.UpdateValues(ctx, snap.Issue.Key(), func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
-				versions = append(versions, v)
+			version, err := s.UpdateValues(ctx, "octo-org", "hello-world", 1, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+				versions = append(versions, snap.Version)
 				switch {
-				case tt.refuse && len(current) > 0:
+				case tt.refuse && len(snap.Values) > 0:
 					return nil, errRefused
-				case tt.expect && v != wrote:
+				case tt.expect && snap.Version != wrote:
 					return nil, errRefused
 				}
-				return append(append([]issuefields.Value(nil), current...), mine), nil
+				return append(append([]issuefields.Value(nil), snap.Values...), mine), nil
 			})
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
@@ -89,13 +89,40 @@ func TestUpdateValuesAfterChangesElsewhere(t *testing.T) {
 	}
 }
 
+// TestUpdateValuesAfterRepositoryMadePrivate has a Store keep a Snapshot of
+// an issue, makes its repository private in SQL, as another server would,
+// and writes through the first Store: the write must be decided on a
+// Snapshot that shows the repository private, so that the handler refuses a
+// caller who may no longer see it.
+func TestUpdateValuesAfterRepositoryMadePrivate(t *testing.T) {
+	ctx := context.Background()
+	cfg, elsewhere := newBoundedStore(t, 2, 1)
+	s := openStore(t, cfg)
+	_, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
+	must(t, err)
+	_, err = elsewhere.Pool().Exec(ctx, "UPDATE repositories SET private = true")
+	must(t, err)
+	var last issuefields.Snapshot
+	_, err = s.UpdateValues(ctx, "octo-org", "hello-world", 1, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		last = snap
+		if !snap.Repository.Private {
+			return []issuefields.Value{{FieldID: 1, Text: "seen public"}}, nil
+		}
+		return nil, errRefused
+	})
+	if !errors.Is(err, errRefused) || !last.Repository.Private {
+		t.Errorf("UpdateValues = %v, last given the repository %+v; want the error of a change given it private", err, last.Repository)
+	}
+	if got, _ := storedValues(t, elsewhere, "octo-org", "hello-world", 1); len(got) != 0 {
+		t.Errorf("the database holds %v, want no values", got)
+	}
+}
+
 // writeElsewhere returns an elsewhere of TestUpdateValuesAfterChangesElsewhere
 // that sets the issue's values through the other Store's UpdateValues.
 func writeElsewhere(values []issuefields.Value) func(*testing.T, *pgstore.Store) issuefields.Version {
 	return func(t *testing.T, s *pgstore.Store) issuefields.Version {
-		snap, err := s.Snapshot(context.Background(), "octo-org", "hello-world", 1)
-		must(t, err)
-		v, err := s.UpdateValues(context.Background(), snap.Issue.Key(), func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+		v, err := s.UpdateValues(context.Background(), "octo-org", "hello-world", 1, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 			return values, nil
 		})
 		must(t, err)

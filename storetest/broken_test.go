@@ -22,7 +22,7 @@ import (
 // memstore.Store that keeps the data.
 
 // A change is what UpdateValues applies to an issue's values.
-type change = func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error)
+type change = func(issuefields.Snapshot) ([]issuefields.Value, error)
 
 // A fieldsChange is what ChangeFields applies to an organization's fields.
 type fieldsChange = func(current []issuefields.Field) ([]issuefields.Field, error)
@@ -139,11 +139,11 @@ func (s valuesEdit) Snapshot(ctx context.Context, owner, name string, number int
 	return snap, err
 }
 
-func (s valuesEdit) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
-		current = deep(current)
-		s.edit(current)
-		return change(current, v)
+func (s valuesEdit) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		snap.Values = deep(snap.Values)
+		s.edit(snap.Values)
+		return change(snap)
 	})
 }
 
@@ -199,14 +199,15 @@ func (s *aliasing) Snapshot(ctx context.Context, owner, name string, number int6
 	return snap, err
 }
 
-func (s *aliasing) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
+func (s *aliasing) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		key := snap.Issue.Key()
 		s.mu.Lock()
 		if kept, ok := s.kept[key]; ok {
-			current = s.out(kept)
+			snap.Values = s.out(kept)
 		}
 		s.mu.Unlock()
-		next, err := change(current, v)
+		next, err := change(snap)
 		if err == nil {
 			s.mu.Lock()
 			s.kept[key] = s.in(next)
@@ -216,79 +217,102 @@ func (s *aliasing) UpdateValues(ctx context.Context, key issuefields.IssueKey, c
 	})
 }
 
-// notAtomic reads the values, calls change with them outside the issue's
-// lock, and writes what it returns over whatever the issue holds by then.
+// notAtomic reads a Snapshot, calls change with it outside the issue's lock,
+// and writes what it returns over whatever the issue holds by then.
 type notAtomic struct{ *memstore.Store }
 
-func (s notAtomic) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
-	current, version, err := read(ctx, s.Store, key)
+func (s notAtomic) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
 	if err != nil {
 		return "", err
 	}
-	next, err := change(current, version)
+	next, err := change(snap)
 	if err != nil {
 		return "", err
 	}
 	time.Sleep(time.Millisecond)
-	return s.Store.UpdateValues(ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+	return s.Store.UpdateValues(ctx, owner, name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 		return next, nil
 	})
 }
 
-// staleFirst calls change first with the values it last wrote to the issue,
-// and returns the error of that call instead of calling change again with
-// the values the issue holds.
-type staleFirst struct {
+// keptSnapshots keeps, for each issue asked for, the Snapshot it last read
+// or wrote, and calls change with it first. With final, it returns the error
+// of that call instead of calling change again with the current Snapshot;
+// otherwise it stores what that call returns, current or not.
+type keptSnapshots struct {
 	*memstore.Store
+	final bool
 	mu    sync.Mutex
-	wrote map[issuefields.IssueKey]written
+	kept  map[string]issuefields.Snapshot
 }
 
-// written is what a store wrote to an issue: values and their version.
-type written struct {
-	values  []issuefields.Value
-	version issuefields.Version
+// keyOf is the key under which keptSnapshots keeps what it read of issue
+// number of owner/name.
+func keyOf(owner, name string, number int64) string {
+	return strings.ToLower(owner+"/"+name) + "#" + strconv.FormatInt(number, 10)
 }
 
-func (s *staleFirst) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+func (s *keptSnapshots) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	snap, err := s.Store.Snapshot(ctx, owner, name, number)
+	if err == nil {
+		s.keep(owner, name, number, snap)
+	}
+	return snap, err
+}
+
+func (s *keptSnapshots) keep(owner, name string, number int64, snap issuefields.Snapshot) {
 	s.mu.Lock()
-	last, ok := s.wrote[key]
+	defer s.mu.Unlock()
+	s.kept[keyOf(owner, name, number)] = snap
+}
+
+func (s *keptSnapshots) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	s.mu.Lock()
+	kept, ok := s.kept[keyOf(owner, name, number)]
 	s.mu.Unlock()
 	if ok {
-		if _, err := change(last.values, last.version); err != nil {
+		next, err := change(kept)
+		switch {
+		case err != nil && s.final:
 			return "", err
+		case err == nil && !s.final:
+			return s.Store.UpdateValues(ctx, owner, name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
+				return next, nil
+			})
 		}
 	}
-	var next []issuefields.Value
-	v, err := s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
-		var err error
-		next, err = change(current, version)
+	var wrote issuefields.Snapshot
+	v, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		next, err := change(snap)
+		wrote, wrote.Values = snap, deep(next)
 		return next, err
 	})
 	if err == nil {
-		s.mu.Lock()
-		s.wrote[key] = written{deep(next), v}
-		s.mu.Unlock()
+		wrote.Version = v
+		s.keep(owner, name, number, wrote)
 	}
 	return v, err
 }
 
-// callsChangeFirst calls change before it looks for the issue, and
-// ignores what it returns.
-type callsChangeFirst struct{ *memstore.Store }
+// followsTransfers writes a transferred issue at its new place, as if it had
+// been asked for there.
+type followsTransfers struct{ *memstore.Store }
 
-func (s callsChangeFirst) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
-	_, _ = change(nil, "")
-	return s.Store.UpdateValues(ctx, key, change)
+func (s followsTransfers) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	if snap, err := s.Store.Snapshot(ctx, owner, name, number); err == nil && snap.IssueErr == nil {
+		owner, name, number = snap.Issue.Repository.Owner, snap.Issue.Repository.Name, snap.Issue.Number
+	}
+	return s.Store.UpdateValues(ctx, owner, name, number, change)
 }
 
 // clearedOnError clears the issue's values when change fails.
 type clearedOnError struct{ *memstore.Store }
 
-func (s clearedOnError) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
-	v, err := s.Store.UpdateValues(ctx, key, change)
+func (s clearedOnError) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	v, err := s.Store.UpdateValues(ctx, owner, name, number, change)
 	if err != nil {
-		_, _ = s.Store.UpdateValues(ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) { return nil, nil })
+		_, _ = s.Store.UpdateValues(ctx, owner, name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) { return nil, nil })
 	}
 	return v, err
 }
@@ -296,9 +320,9 @@ func (s clearedOnError) UpdateValues(ctx context.Context, key issuefields.IssueK
 // oneFieldOnce refuses values that repeat a field.
 type oneFieldOnce struct{ *memstore.Store }
 
-func (s oneFieldOnce) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
-		next, err := change(current, version)
+func (s oneFieldOnce) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		next, err := change(snap)
 		if err != nil {
 			return nil, err
 		}
@@ -317,10 +341,10 @@ type oneWriteLock struct {
 	mu sync.Mutex
 }
 
-func (s *oneWriteLock) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+func (s *oneWriteLock) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.Store.UpdateValues(ctx, key, change)
+	return s.Store.UpdateValues(ctx, owner, name, number, change)
 }
 
 // renamedVersions hands out versions of its own, made by name from the
@@ -336,11 +360,12 @@ func (s renamedVersions) Snapshot(ctx context.Context, owner, name string, numbe
 	return snap, err
 }
 
-func (s renamedVersions) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+func (s renamedVersions) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
 	var next []issuefields.Value
-	v, err := s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
+	v, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		snap.Version = s.name(snap.Version, snap.Values)
 		var err error
-		next, err = change(current, s.name(version, current))
+		next, err = change(snap)
 		return next, err
 	})
 	if err != nil {
@@ -378,11 +403,12 @@ func (s *globalVersion) Snapshot(ctx context.Context, owner, name string, number
 	return snap, err
 }
 
-func (s *globalVersion) UpdateValues(ctx context.Context, key issuefields.IssueKey, change change) (issuefields.Version, error) {
+func (s *globalVersion) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := s.Store.UpdateValues(ctx, key, func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
-		return change(current, issuefields.Version(strconv.Itoa(s.version)))
+	_, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		snap.Version = issuefields.Version(strconv.Itoa(s.version))
+		return change(snap)
 	})
 	if err != nil {
 		return "", err
@@ -675,24 +701,6 @@ func (s oldestFirst) Deliveries(ctx context.Context, hookID int64, q webhook.Del
 	ds, err := s.Store.Deliveries(ctx, hookID, q)
 	slices.Reverse(ds)
 	return ds, err
-}
-
-// errRead is what the change of read returns.
-var errRead = errors.New("only reading")
-
-// read returns the values of the issue and their version, as s's
-// UpdateValues gives them to change.
-func read(ctx context.Context, s *memstore.Store, key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version, error) {
-	var values []issuefields.Value
-	var version issuefields.Version
-	_, err := s.UpdateValues(ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
-		values, version = current, v
-		return nil, errRead
-	})
-	if !errors.Is(err, errRead) {
-		return nil, "", err
-	}
-	return values, version, nil
 }
 
 // same returns its argument.

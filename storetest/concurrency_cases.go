@@ -30,8 +30,8 @@ func concurrentAppends(e *env) {
 	key := e.anIssue()
 	errs := parallel(func(i int) error {
 		mine := issuefields.Value{FieldID: int64(1000 + i), Text: fmt.Sprint("writer ", i)}
-		_, err := e.s.UpdateValues(e.ctx, key, func(current []issuefields.Value, _ issuefields.Version) ([]issuefields.Value, error) {
-			return append(slices.Clip(current), mine), nil
+		_, err := e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+			return append(slices.Clip(snap.Values), mine), nil
 		})
 		return err
 	})
@@ -58,8 +58,8 @@ func concurrentSameVersion(e *env) {
 	versions := make([]issuefields.Version, writers)
 	errs := parallel(func(i int) error {
 		var err error
-		versions[i], err = e.s.UpdateValues(e.ctx, key, func(_ []issuefields.Value, current issuefields.Version) ([]issuefields.Value, error) {
-			if current != v {
+		versions[i], err = e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+			if snap.Version != v {
 				return nil, errStale
 			}
 			return []issuefields.Value{{FieldID: int64(i + 1), Text: "mine"}}, nil
@@ -90,19 +90,19 @@ func concurrentSameVersion(e *env) {
 func concurrentDifferentIssues(e *env) {
 	e.addOrgs("octo-org")
 	repo := e.addRepo("octo-org", "hello-world", false)
-	keys := make([]issuefields.IssueKey, writers)
+	keys := make([]issueAt, writers)
 	versions := make([]issuefields.Version, writers)
 	for i := range keys {
 		e.addIssues("octo-org", "hello-world", int64(i+1))
-		keys[i] = e.issue(repo, int64(i+1)).Key()
+		keys[i] = at(repo, int64(i+1))
 		_, versions[i] = e.values(keys[i])
 	}
 	const rounds = 50
 	errs := parallel(func(i int) (err error) {
 		for n := 0; err == nil && n < rounds; n++ {
-			versions[i], err = e.s.UpdateValues(e.ctx, keys[i], func(_ []issuefields.Value, current issuefields.Version) ([]issuefields.Value, error) {
-				if current != versions[i] {
-					return nil, fmt.Errorf("%w: the version changed from %q to %q", errStale, versions[i], current)
+			versions[i], err = e.s.UpdateValues(e.ctx, keys[i].owner, keys[i].name, keys[i].number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+				if snap.Version != versions[i] {
+					return nil, fmt.Errorf("%w: the version changed from %q to %q", errStale, versions[i], snap.Version)
 				}
 				return []issuefields.Value{{FieldID: 20, Number: float64(n)}}, nil
 			})
@@ -121,15 +121,15 @@ func concurrentDifferentIssues(e *env) {
 func concurrentNoWait(e *env) {
 	key := e.anIssue()
 	e.addIssues("octo-org", "hello-world", 2)
-	other := issuefields.IssueKey{RepositoryID: key.RepositoryID, Number: 2}
+	other := issueAt{key.owner, key.name, 2}
 	wrote := make(chan error, 1)
 	var once sync.Once
 	started := false
-	_, err := e.s.UpdateValues(e.ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+	_, err := e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 		once.Do(func() {
 			started = true
 			go func() {
-				_, err := e.s.UpdateValues(e.ctx, other, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+				_, err := e.s.UpdateValues(e.ctx, other.owner, other.name, other.number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 					return someValues(), nil
 				})
 				wrote <- err

@@ -88,7 +88,7 @@ func valuesSnapshot(e *env) {
 	key := e.anIssue()
 	e.addIssues("octo-org", "hello-world", 2)
 	repo := e.repo("octo-org", "hello-world")
-	other := issuefields.IssueKey{RepositoryID: key.RepositoryID, Number: 2}
+	other := issueAt{key.owner, key.name, 2}
 	e.swap(key, someValues())
 	e.setValues("octo-org", "hello-world", 2, changedValues())
 	shown := e.shown(repo, 1).Values

@@ -7,7 +7,11 @@
 // sentence of the contract it enforces. The suite reads through the Store
 // methods alone: Snapshot for repositories, issues and what a request for an
 // issue shows, and UpdateValues, with a change that returns an error, for the
-// values and version that a write would start from. Some cases check the seed
+// Snapshot that a write would start from. Writes check that a store stores
+// only what change computed from a Snapshot it still holds: after a write
+// elsewhere, a rename or transfer of the repository, a new field, or a
+// deletion or transfer of the issue, change must be called again with the
+// current Snapshot, and only its result stored. Some cases check the seed
 // methods themselves: what each refuses, with the sentinel error that says
 // what is missing, and that a refused call changes nothing that Snapshot
 // shows. A store that also implements [issuefields.FieldManager] is checked

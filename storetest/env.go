@@ -105,11 +105,11 @@ func (e *env) addRepoWithIssue(owner, name string) issuefields.Repository {
 }
 
 // anIssue adds the organization octo-org, its repository hello-world and the
-// repository's issue 1, and returns the issue's key.
-func (e *env) anIssue() issuefields.IssueKey {
+// repository's issue 1, and returns its name.
+func (e *env) anIssue() issueAt {
 	e.r.Helper()
 	e.addOrgs("octo-org")
-	return e.issue(e.addRepoWithIssue("octo-org", "hello-world"), 1).Key()
+	return at(e.addRepoWithIssue("octo-org", "hello-world"), 1)
 }
 
 // snapshot returns the Snapshot of issue number of the repository
@@ -160,6 +160,18 @@ func (e *env) shown(repo issuefields.Repository, number int64) issuefields.Snaps
 	return snap
 }
 
+// An issueAt names an issue as UpdateValues takes it: by a name of its
+// repository and its number.
+type issueAt struct {
+	owner, name string
+	number      int64
+}
+
+// at returns the name of issue number of repo.
+func at(repo issuefields.Repository, number int64) issueAt {
+	return issueAt{repo.Owner, repo.Name, number}
+}
+
 // errRead is what a change returns to read values through UpdateValues
 // without writing them.
 var errRead = errors.New("storetest: a change that only reads")
@@ -168,48 +180,48 @@ var errRead = errors.New("storetest: a change that only reads")
 // gives them to the last call of a change that returns an error. It ends the
 // case unless UpdateValues returns that error, and reports a failure if the
 // call changed the values or their version.
-func (e *env) values(key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version) {
+func (e *env) values(is issueAt) ([]issuefields.Value, issuefields.Version) {
 	e.r.Helper()
-	values, version := e.read(key)
-	if again, v := e.read(key); !equalValues(again, values) || v != version {
-		e.r.Errorf("UpdateValues(%+v) with a change that failed changed the values from %v, %q to %v, %q", key, values, version, again, v)
+	snap := e.read(is)
+	if again := e.read(is); !equalValues(again.Values, snap.Values) || again.Version != snap.Version {
+		e.r.Errorf("UpdateValues(%+v) with a change that failed changed the values from %v, %q to %v, %q", is, snap.Values, snap.Version, again.Values, again.Version)
 	}
-	return values, version
+	return snap.Values, snap.Version
 }
 
-// read returns what UpdateValues gives to the last call of a change that
-// returns errRead, and ends the case unless UpdateValues returns errRead.
-func (e *env) read(key issuefields.IssueKey) ([]issuefields.Value, issuefields.Version) {
+// read returns the Snapshot that UpdateValues gives to the last call of a
+// change that returns errRead, and ends the case unless UpdateValues returns
+// errRead.
+func (e *env) read(is issueAt) issuefields.Snapshot {
 	e.r.Helper()
-	var values []issuefields.Value
-	var version issuefields.Version
-	_, err := e.s.UpdateValues(e.ctx, key, func(current []issuefields.Value, v issuefields.Version) ([]issuefields.Value, error) {
-		values, version = current, v
+	var snap issuefields.Snapshot
+	_, err := e.s.UpdateValues(e.ctx, is.owner, is.name, is.number, func(s issuefields.Snapshot) ([]issuefields.Value, error) {
+		snap = s
 		return nil, errRead
 	})
 	if !errors.Is(err, errRead) {
-		e.r.Fatalf("UpdateValues(%+v) with a change that returned %q: error = %v, want one that wraps it", key, errRead, err)
+		e.r.Fatalf("UpdateValues(%+v) with a change that returned %q: error = %v, want one that wraps it", is, errRead, err)
 	}
-	return values, version
+	return snap
 }
 
 // swap replaces the values of the issue with values through UpdateValues,
 // and returns the new version.
-func (e *env) swap(key issuefields.IssueKey, values []issuefields.Value) issuefields.Version {
+func (e *env) swap(is issueAt, values []issuefields.Value) issuefields.Version {
 	e.r.Helper()
-	v, err := e.s.UpdateValues(e.ctx, key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
+	v, err := e.s.UpdateValues(e.ctx, is.owner, is.name, is.number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 		return values, nil
 	})
 	if err != nil {
-		e.r.Fatalf("UpdateValues(%+v) writing %v: %v", key, values, err)
+		e.r.Fatalf("UpdateValues(%+v) writing %v: %v", is, values, err)
 	}
 	return v
 }
 
 // wantValues reports a failure, citing when, unless the issue holds want.
-func (e *env) wantValues(key issuefields.IssueKey, want []issuefields.Value, when string) {
+func (e *env) wantValues(is issueAt, want []issuefields.Value, when string) {
 	e.r.Helper()
-	if got, _ := e.values(key); !equalValues(got, want) {
+	if got, _ := e.values(is); !equalValues(got, want) {
 		e.r.Errorf("%s: UpdateValues gives change the values %v, want %v", when, got, want)
 	}
 }
@@ -222,5 +234,5 @@ func (e *env) wantShown(repo issuefields.Repository, number int64, want []issuef
 	if got := e.shown(repo, number).Values; !equalValues(got, want) {
 		e.r.Errorf("%s: Snapshot(%q, %q, %d) shows the values %v, want %v", when, repo.Owner, repo.Name, number, got, want)
 	}
-	e.wantValues(issuefields.IssueKey{RepositoryID: repo.ID, Number: number}, want, when)
+	e.wantValues(at(repo, number), want, when)
 }

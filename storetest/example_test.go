@@ -25,8 +25,12 @@ func newAuditedStore() *auditedStore {
 	return &auditedStore{Store: memstore.New(), lastWriter: map[issuefields.IssueKey]string{}}
 }
 
-func (s *auditedStore) UpdateValues(ctx context.Context, key issuefields.IssueKey, change func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	version, err := s.Store.UpdateValues(ctx, key, change)
+func (s *auditedStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+	var key issuefields.IssueKey
+	version, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+		key = snap.Issue.Key()
+		return change(snap)
+	})
 	if err != nil {
 		return version, err
 	}

@@ -97,15 +97,16 @@ func (e *env) checkNewIDs(ids, had []int64) {
 
 // octoIssues adds octo-org's repositories hello-world and other with issue 1
 // each, holding someValues, and other-org's repository hello-world with issue
-// 1 holding a value of its field 10. It returns the keys of the three issues.
-func (e *env) octoIssues() (issuefields.IssueKey, issuefields.IssueKey, issuefields.IssueKey) {
+// 1 holding a value of its field 10. It returns the names of the three
+// issues.
+func (e *env) octoIssues() (issueAt, issueAt, issueAt) {
 	e.r.Helper()
 	e.addOrgs("octo-org", "other-org")
 	e.addFields("octo-org", octoFields())
 	e.addFields("other-org", otherFields())
-	var keys []issuefields.IssueKey
+	var keys []issueAt
 	for _, repo := range []struct{ owner, name string }{{"octo-org", "hello-world"}, {"octo-org", "other"}, {"other-org", "hello-world"}} {
-		keys = append(keys, e.issue(e.addRepoWithIssue(repo.owner, repo.name), 1).Key())
+		keys = append(keys, at(e.addRepoWithIssue(repo.owner, repo.name), 1))
 	}
 	e.setValues("octo-org", "hello-world", 1, someValues())
 	e.setValues("octo-org", "other", 1, someValues())

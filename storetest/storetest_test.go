@@ -158,14 +158,19 @@ func TestBrokenStoresFail(t *testing.T) {
 				"UpdateValues is atomic: concurrent UpdateValues of one issue lose no value",
 				"UpdateValues lets exactly one of many concurrent writers that expect the same version win",
 			}},
-		{"UpdateValues returning the error of a call with stale values",
+		{"UpdateValues returning the error of a call with a kept Snapshot",
 			func(s *memstore.Store) storetest.Store {
-				return &staleFirst{Store: s, wrote: make(map[issuefields.IssueKey]written)}
+				return &keptSnapshots{Store: s, final: true, kept: make(map[string]issuefields.Snapshot)}
 			},
-			[]string{"UpdateValues calls change with the current values and version, stores what it returns, and returns the new version"}},
-		{"UpdateValues calling change for an issue that is gone",
-			func(s *memstore.Store) storetest.Store { return callsChangeFirst{s} },
-			[]string{"UpdateValues returns ErrIssueDeleted or ErrNotFound for an issue that was deleted or transferred away, without calling change"}},
+			[]string{"UpdateValues calls change again with the current Snapshot after a change of the values, the repository, its fields or the issue, and stores only what that call returns"}},
+		{"UpdateValues storing what change computed from a kept Snapshot",
+			func(s *memstore.Store) storetest.Store {
+				return &keptSnapshots{Store: s, kept: make(map[string]issuefields.Snapshot)}
+			},
+			[]string{"UpdateValues calls change again with the current Snapshot after a change of the values, the repository, its fields or the issue, and stores only what that call returns"}},
+		{"UpdateValues writing a transferred issue at its new place",
+			func(s *memstore.Store) storetest.Store { return followsTransfers{s} },
+			[]string{"UpdateValues shows change an issue that was deleted or transferred away as Snapshot does, and stores nothing there"}},
 		{"UpdateValues clearing the values when change fails",
 			func(s *memstore.Store) storetest.Store { return clearedOnError{s} },
 			[]string{"UpdateValues returns an error that wraps the error of change, and changes nothing"}},

@@ -17,11 +17,11 @@ var valuesCases = []testCase{
 	{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written", valuesRoundTrip},
 	{"UpdateValues stores the values that change returns as they are, without validating them", valuesNotValidated},
 	{"An issue's values and version survive a rename and a transfer of its repository", valuesSurviveRepositoryMoves},
-	{"UpdateValues calls change with the current values and version, stores what it returns, and returns the new version", updateReplaces},
+	{"UpdateValues calls change with the current Snapshot, stores what it returns, and returns the new version", updateReplaces},
 	{"UpdateValues returns a version that differs from every version the issue had before", updateNewVersion},
 	{"UpdateValues returns an error that wraps the error of change, and changes nothing", updateChangeFails},
 	{"UpdateValues on one issue changes no other issue's values or version", updateOtherIssues},
-	{"UpdateValues returns ErrIssueDeleted or ErrNotFound for an issue that was deleted or transferred away, without calling change", updateNotLive},
+	{"UpdateValues shows change an issue that was deleted or transferred away as Snapshot does, and stores nothing there", updateNotLive},
 	{"TransferIssue moves the issue's values to its new place, replacing the values there under a new version", valuesMoveWithIssue},
 }
 
@@ -90,9 +90,10 @@ func valuesNotValidated(e *env) {
 }
 
 func valuesSurviveRepositoryMoves(e *env) {
-	key := e.anIssue()
+	is := e.anIssue()
+	key := e.issue(e.repo("octo-org", "hello-world"), 1).Key()
 	e.setValues("octo-org", "hello-world", 1, someValues())
-	_, v := e.values(key)
+	_, v := e.values(is)
 	e.addOrgs("other-org")
 	e.rename("octo-org", "hello-world", "renamed")
 	e.transferRepo("octo-org", "renamed", "other-org")
@@ -103,37 +104,36 @@ func valuesSurviveRepositoryMoves(e *env) {
 	if !equalValues(moved.Values, someValues()) || moved.Version != v {
 		e.r.Errorf("after a rename and a transfer of the repository, Snapshot shows %v, %q; want %v, %q", moved.Values, moved.Version, someValues(), v)
 	}
-	if got, w := e.values(key); !equalValues(got, someValues()) || w != v {
-		e.r.Errorf("after a rename and a transfer of the repository, UpdateValues gives change %v, %q; want %v, %q", got, w, someValues(), v)
+	if got, w := e.values(is); !equalValues(got, someValues()) || w != v {
+		e.r.Errorf("after a rename and a transfer of the repository, UpdateValues by its former name gives change %v, %q; want %v, %q", got, w, someValues(), v)
 	}
 }
 
-// errStale is what a change returns when it is given values other than
-// those it expects.
-var errStale = errors.New("storetest: a change given values it does not expect")
+// errStale is what a change returns when it is given a Snapshot other than
+// the one it expects.
+var errStale = errors.New("storetest: a change given a Snapshot it does not expect")
 
-// updateReplaces writes with changes that refuse any values but the current
-// ones, each after a SetValues that a store's memory of the values it wrote
-// misses: a store may call change with such stale values first, but must
-// call it again with the current ones.
+// updateReplaces writes with changes that refuse any Snapshot but the
+// current one, each after a SetValues that a store's memory of the values it
+// wrote misses: a store may call change with a stale Snapshot first, but
+// must call it again with the current one.
 func updateReplaces(e *env) {
-	key := e.anIssue()
+	is := e.anIssue()
 	repo := e.repo("octo-org", "hello-world")
 	for _, want := range [][]issuefields.Value{{{FieldID: 10, Text: "only this"}}, {}, changedValues()} {
 		e.setValues("octo-org", "hello-world", 1, someValues())
 		before := e.shown(repo, 1)
-		var got []issuefields.Value
-		var gotVersion issuefields.Version
-		v, err := e.s.UpdateValues(e.ctx, key, func(current []issuefields.Value, version issuefields.Version) ([]issuefields.Value, error) {
-			got, gotVersion = current, version
-			if version != before.Version || !equalValues(current, before.Values) {
+		var got issuefields.Snapshot
+		v, err := e.s.UpdateValues(e.ctx, is.owner, is.name, is.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+			got = snap
+			if snap.Version != before.Version || !equalValues(snap.Values, before.Values) || snap.Repository != repo {
 				return nil, errStale
 			}
 			return want, nil
 		})
 		if err != nil {
 			e.r.Errorf("UpdateValues with a change that accepts only the current values %v, %q: %v; change was last given %v, %q",
-				before.Values, before.Version, err, got, gotVersion)
+				before.Values, before.Version, err, got.Values, got.Version)
 			continue
 		}
 		if after := e.shown(repo, 1); !equalValues(after.Values, want) || after.Version != v {
@@ -167,13 +167,11 @@ func updateChangeFails(e *env) {
 	e.setValues("octo-org", "hello-world", 1, someValues())
 	before := e.shown(repo, 1)
 	refused := errors.New("refused by the caller")
-	for _, change := range []func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error){
-		func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) { return nil, refused },
-		func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
-			return changedValues(), refused
-		},
+	for _, change := range []func(issuefields.Snapshot) ([]issuefields.Value, error){
+		func(issuefields.Snapshot) ([]issuefields.Value, error) { return nil, refused },
+		func(issuefields.Snapshot) ([]issuefields.Value, error) { return changedValues(), refused },
 	} {
-		if v, err := e.s.UpdateValues(e.ctx, key, change); !errors.Is(err, refused) {
+		if v, err := e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, change); !errors.Is(err, refused) {
 			e.r.Errorf("UpdateValues with a change that fails = %q, %v; want an error that wraps the change's", v, err)
 		}
 		if after := e.shown(repo, 1); !equalValues(after.Values, someValues()) || after.Version != before.Version {
@@ -188,7 +186,7 @@ func updateOtherIssues(e *env) {
 	b := e.addRepo("octo-org", "b", false)
 	e.addIssues("octo-org", "a", 1, 2)
 	e.addIssues("octo-org", "b", 1)
-	keys := []issuefields.IssueKey{e.issue(a, 1).Key(), e.issue(a, 2).Key(), e.issue(b, 1).Key()}
+	keys := []issueAt{at(a, 1), at(a, 2), at(b, 1)}
 	want := make([][]issuefields.Value, len(keys))
 	versions := make([]issuefields.Version, len(keys))
 	for i, key := range keys {
@@ -205,33 +203,51 @@ func updateOtherIssues(e *env) {
 	}
 }
 
+// errGone is what a change returns for a Snapshot that shows no live issue
+// in the place asked for.
+var errGone = errors.New("storetest: the issue is not here")
+
 func updateNotLive(e *env) {
 	e.addOrgs("octo-org")
 	repo := e.addRepo("octo-org", "hello-world", false)
 	e.addIssues("octo-org", "hello-world", 1, 2)
 	e.setValues("octo-org", "hello-world", 2, someValues())
-	deleted, moved := e.issue(repo, 1).Key(), e.issue(repo, 2).Key()
 	e.deleteIssue("octo-org", "hello-world", 1)
 	e.transferIssue("octo-org", "hello-world", 2, "octo-org", "hello-world", 3)
 	to := e.shown(repo, 3)
 	for _, c := range []struct {
-		what string
-		key  issuefields.IssueKey
-	}{{"deleted", deleted}, {"transferred", moved}} {
-		called := false
-		v, err := e.s.UpdateValues(e.ctx, c.key, func([]issuefields.Value, issuefields.Version) ([]issuefields.Value, error) {
-			called = true
+		what   string
+		number int64
+		want   func(issuefields.Snapshot) bool
+	}{
+		{"deleted", 1, func(snap issuefields.Snapshot) bool { return errors.Is(snap.IssueErr, issuefields.ErrIssueDeleted) }},
+		{"transferred", 2, func(snap issuefields.Snapshot) bool { return snap.IssueErr == nil && snap.Issue == to.Issue }},
+	} {
+		var got issuefields.Snapshot
+		v, err := e.s.UpdateValues(e.ctx, repo.Owner, repo.Name, c.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
+			got = snap
+			if snap.IssueErr != nil || snap.Issue.Key() != (issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: c.number}) {
+				return nil, errGone
+			}
+			return changedValues(), nil
+		})
+		if !errors.Is(err, errGone) {
+			e.r.Errorf("UpdateValues of issue %d, a %s issue, = %q, %v; want an error that wraps the error of change", c.number, c.what, v, err)
+		}
+		if !c.want(got) {
+			e.r.Errorf("UpdateValues of issue %d, a %s issue, last gave change the issue %+v, %v; want it as Snapshot shows it", c.number, c.what, got.Issue, got.IssueErr)
+		}
+	}
+	for _, number := range []int64{1, 2} {
+		v, err := e.s.UpdateValues(e.ctx, repo.Owner, repo.Name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
 			return changedValues(), nil
 		})
 		if !errors.Is(err, issuefields.ErrIssueDeleted) && !errors.Is(err, issuefields.ErrNotFound) {
-			e.r.Errorf("UpdateValues(%+v) of a %s issue = %q, %v; want ErrIssueDeleted or ErrNotFound", c.key, c.what, v, err)
-		}
-		if called {
-			e.r.Errorf("UpdateValues(%+v) of a %s issue called change", c.key, c.what)
+			e.r.Errorf("UpdateValues of issue %d, which is not there, with a change that returns values = %q, %v; want ErrIssueDeleted or ErrNotFound", number, v, err)
 		}
 	}
 	if got := e.shown(repo, 3); !equalValues(got.Values, to.Values) || got.Version != to.Version {
-		e.r.Errorf("after an UpdateValues on the place that the issue left, Snapshot at its new place shows %v, %q; want %v, %q", got.Values, got.Version, to.Values, to.Version)
+		e.r.Errorf("after UpdateValues on the place that the issue left, Snapshot at its new place shows %v, %q; want %v, %q", got.Values, got.Version, to.Values, to.Version)
 	}
 }
 
@@ -242,7 +258,7 @@ func valuesMoveWithIssue(e *env) {
 	e.addIssues("octo-org", "hello-world", 1, 2)
 	e.setValues("octo-org", "hello-world", 1, someValues())
 	e.setValues("octo-org", "hello-world", 2, []issuefields.Value{{FieldID: 10, Text: "replaced"}})
-	to := e.issue(repo, 2).Key()
+	to := at(repo, 2)
 	_, before := e.values(to)
 	e.transferIssue("octo-org", "hello-world", 1, "octo-org", "hello-world", 2)
 	if got, v := e.values(to); !equalValues(got, someValues()) || v == before {
