@@ -36,6 +36,11 @@ type Request struct {
 	// than 64 KiB, whose size BodySize still gives.
 	Body     json.RawMessage `json:"body,omitempty"`
 	BodySize int64           `json:"body_size,omitempty"`
+
+	// read is the body as the handler read it, which Requests masks into
+	// Body: masking when the journal is read keeps the work off the
+	// request's path.
+	read []byte
 }
 
 // A Journal keeps the newest 1,000 requests to the API in memory, for tests
@@ -48,13 +53,19 @@ type Journal struct {
 	n    int // how many the ring holds
 }
 
-// Requests returns the recorded requests, newest first.
+// Requests returns the recorded requests, newest first, each write's body
+// with its secrets masked.
 func (j *Journal) Requests() []Request {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	out := make([]Request, j.n)
 	for i := range out {
 		out[i] = j.ring[(j.next-1-i+journalSize)%journalSize]
+	}
+	j.mu.Unlock()
+	for i := range out {
+		if out[i].read != nil {
+			out[i].Body, out[i].read = maskSecrets(out[i].read), nil
+		}
 	}
 	return out
 }
@@ -96,7 +107,7 @@ func (j *Journal) Record(h http.Handler, login func(token string) string) http.H
 		req.Status = sw.status()
 		req.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 		if body != nil {
-			req.Body, req.BodySize = body.masked()
+			req.read, req.BodySize = body.whole()
 		}
 		j.add(req)
 	})
@@ -154,13 +165,13 @@ func (c *capture) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// masked returns the body that was read, with its secrets masked, or nil
-// when it is not whole JSON; and its size.
-func (c *capture) masked() (json.RawMessage, int64) {
+// whole returns the body that was read, or nil when it was empty or longer
+// than maxBody; and its size.
+func (c *capture) whole() ([]byte, int64) {
 	if c.size == 0 || c.size > maxBody {
 		return nil, c.size
 	}
-	return maskSecrets(c.kept.Bytes()), c.size
+	return c.kept.Bytes(), c.size
 }
 
 // statusWriter is an http.ResponseWriter that notes the status it answers.
