@@ -184,7 +184,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {
-		m := newCounters(hooks)
+		m := newMetrics(opts.prefix, hooks)
 		handler = m.count(handler)
 		url, closeDebug, err := serveDebug(opts.debugAddr, m, errorLog)
 		if err != nil {
@@ -202,7 +202,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")
 	fmt.Fprintf(stdout, "listening on %s/\n", base)
 	if debugURL != "" {
-		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, counters on %[1]s/debug/vars\n", debugURL)
+		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, metrics on %[1]s/metrics, counters on %[1]s/debug/vars\n", debugURL)
 	}
 	if err := printUsage(ctx, stdout, base, opts.vendor, opts.tlsCert, d); err != nil {
 		logger.Error("cannot print the start-up message", "err", err)

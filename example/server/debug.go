@@ -9,75 +9,42 @@ import (
 	"net/http"
 	"net/http/pprof"
 
-	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
 )
 
-// counters are what the debug listener (-debug-addr) shows at /debug/vars,
-// under the key "issuefields": the requests by status class, and the
-// webhook deliveries' counts. They are not published in expvar's global
-// registry, so that servers in one process count apart.
-type counters struct {
-	vars     expvar.Map
-	requests expvar.Map
-}
-
-// newCounters returns counters with no request counted, which show the
-// deliveries of notifier if it is a webhook.Notifier.
-func newCounters(notifier issuefields.Notifier) *counters {
-	m := new(counters)
-	m.vars.Set("requests", &m.requests)
-	if hook, ok := notifier.(*webhook.Notifier); ok {
-		m.vars.Set("webhook", expvar.Func(func() any {
-			return struct {
-				webhook.Stats
-				Queued int
-			}{hook.Stats(), hook.Queued()}
-		}))
+// countsVar returns what /debug/vars shows under the key "issuefields", read
+// from m when it is shown: the requests by status class, and the webhook
+// deliveries' counts.
+func countsVar(m *metrics) expvar.Func {
+	return func() any {
+		requests := map[string]float64{}
+		families, _ := m.registry.Gather()
+		for _, f := range families {
+			if f.GetName() != "issuefields_requests_total" {
+				continue
+			}
+			for _, c := range f.GetMetric() {
+				for _, l := range c.GetLabel() {
+					if l.GetName() == "status" {
+						requests[l.GetValue()[:1]+"xx"] += c.GetCounter().GetValue()
+					}
+				}
+			}
+		}
+		hooks := m.deliveries.hooks
+		return map[string]any{"requests": requests, "webhook": struct {
+			webhook.Stats
+			Queued int
+		}{hooks.Stats(), hooks.Queued()}}
 	}
-	return m
 }
 
-// count returns h with each answer counted by its status class: "2xx",
-// "3xx", "4xx" or "5xx".
-func (m *counters) count(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		h.ServeHTTP(sw, r)
-		m.requests.Add(fmt.Sprintf("%dxx", sw.status/100), 1)
-	})
-}
-
-// statusWriter is an http.ResponseWriter that notes the status it answers.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-}
-
-// WriteHeader notes the first status written, and writes it.
-func (w *statusWriter) WriteHeader(status int) {
-	if !w.wrote && status >= 200 {
-		w.status, w.wrote = status, true
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// Write notes a status of 200 if none was written, and writes b.
-func (w *statusWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap returns the ResponseWriter, for http.ResponseController.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// serveDebug serves Go's profiles under /debug/pprof/ and, at /debug/vars,
-// expvar's variables (the command line and memory statistics) with m under
-// "issuefields", on a listener of its own at addr. It returns the listener's
-// URL and a function that closes it at once, cutting a profile in progress
-// short.
-func serveDebug(addr string, m *counters, errorLog *log.Logger) (url string, closeFn func(), err error) {
+// serveDebug serves, on a listener of its own at addr, Go's profiles under
+// /debug/pprof/, m at /metrics in Prometheus's text format, and at
+// /debug/vars expvar's variables (the command line and memory statistics)
+// with m's counts under "issuefields". It returns the listener's URL and a
+// function that closes it at once, cutting a profile in progress short.
+func serveDebug(addr string, m *metrics, errorLog *log.Logger) (url string, closeFn func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("%w (-debug-addr chooses another address)", err)
@@ -88,6 +55,8 @@ func serveDebug(addr string, m *counters, errorLog *log.Logger) (url string, clo
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.Handle("GET /metrics", m.handler())
+	vars := countsVar(m)
 	mux.HandleFunc("GET /debug/vars", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		fmt.Fprintf(w, "{\n")
@@ -95,7 +64,7 @@ func serveDebug(addr string, m *counters, errorLog *log.Logger) (url string, clo
 			key, _ := json.Marshal(kv.Key)
 			fmt.Fprintf(w, "%s: %s,\n", key, kv.Value)
 		})
-		fmt.Fprintf(w, "%q: %s\n}\n", "issuefields", m.vars.String())
+		fmt.Fprintf(w, "%q: %s\n}\n", "issuefields", vars.String())
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: headerTimeout, ErrorLog: errorLog}
 	go srv.Serve(ln)

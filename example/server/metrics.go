@@ -1,0 +1,114 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/issuefields/issuefields/webhook"
+)
+
+// durationBuckets are the upper bounds, in seconds, of the request duration
+// histogram: from 100µs, as a list from memory takes on loopback, to 10s.
+var durationBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
+// metrics are what the debug listener (-debug-addr) shows at /metrics, in
+// Prometheus's text format. They live in a registry of the server's own, so
+// that servers in one process count apart.
+type metrics struct {
+	registry     *prometheus.Registry
+	routes       *routeNames
+	requests     *prometheus.CounterVec
+	durations    *prometheus.HistogramVec
+	inFlight     prometheus.Gauge
+	refusals     prometheus.Counter
+	serverErrors prometheus.Counter
+	deliveries   *deliveryCollector
+}
+
+// newMetrics returns metrics with no request counted, which name the routes
+// of the API mounted at prefix and show the deliveries of hooks.
+func newMetrics(prefix string, hooks *webhook.Notifier) *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		routes:   newRouteNames(prefix),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "issuefields_requests_total",
+			Help: "Requests answered, by route and status.",
+		}, []string{"route", "status"}),
+		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "issuefields_request_duration_seconds",
+			Help:    "How long requests took to answer, by route.",
+			Buckets: durationBuckets,
+		}, []string{"route"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "issuefields_requests_in_flight",
+			Help: "Requests being served now.",
+		}),
+		refusals: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "issuefields_write_limit_refusals_total",
+			Help: "Writes refused by the secondary rate limit (422 with Retry-After).",
+		}),
+		serverErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "issuefields_server_errors_total",
+			Help: "Requests answered 500 or 503: a fault of the store, or the store being unavailable.",
+		}),
+		deliveries: &deliveryCollector{hooks: hooks},
+	}
+	m.registry.MustRegister(m.requests, m.durations, m.inFlight, m.refusals, m.serverErrors, m.deliveries,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// count returns h with each request counted by its route and status, timed,
+// and counted in flight while it is served.
+func (m *metrics) count(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.inFlight.Inc()
+		defer m.inFlight.Dec()
+		route, start := m.routes.name(r), time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		m.durations.WithLabelValues(route).Observe(time.Since(start).Seconds())
+		m.requests.WithLabelValues(route, strconv.Itoa(sw.status)).Inc()
+		switch {
+		case sw.status == http.StatusUnprocessableEntity && w.Header().Get("Retry-After") != "":
+			m.refusals.Inc()
+		case sw.status == http.StatusInternalServerError || sw.status == http.StatusServiceUnavailable:
+			m.serverErrors.Inc()
+		}
+	})
+}
+
+// handler returns the handler of /metrics.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// statusWriter is an http.ResponseWriter that notes the status it answers.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+// WriteHeader notes the first status written, and writes it.
+func (w *statusWriter) WriteHeader(status int) {
+	if !w.wrote && status >= 200 {
+		w.status, w.wrote = status, true
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Write notes a status of 200 if none was written, and writes b.
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the ResponseWriter, for http.ResponseController.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,195 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/issuefields/issuefields"
+)
+
+// valuesRoute is the route label of the list and the writes of an issue's
+// values.
+const valuesRoute = "/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values"
+
+// scrape returns the metrics at /metrics of the debug listener of s, by
+// name.
+func scrape(t *testing.T, s *running) map[string]*dto.MetricFamily {
+	t.Helper()
+	url, err := debugURL(s)
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, strings.Join(s.message, "\n"))
+	}
+	a := send(t, http.MethodGet, url+"/metrics", "", "")
+	if a.status != http.StatusOK || !strings.HasPrefix(a.header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("GET /metrics = %d %s, want 200 and Prometheus's text format", a.status, a.header.Get("Content-Type"))
+	}
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(a.body))
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v\n%s", err, a.body)
+	}
+	return families
+}
+
+// sample returns the value of the sample of the metric name whose labels
+// include labels, given as name and value pairs: a counter's or a gauge's
+// value, or a histogram's count. It returns 0 when there is none.
+func sample(families map[string]*dto.MetricFamily, name string, labels ...string) float64 {
+	for _, m := range families[name].GetMetric() {
+		have := map[string]string{}
+		for _, l := range m.GetLabel() {
+			have[l.GetName()] = l.GetValue()
+		}
+		matches := true
+		for i := 0; i < len(labels); i += 2 {
+			matches = matches && have[labels[i]] == labels[i+1]
+		}
+		if matches {
+			return m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	return 0
+}
+
+// TestMetricsCountRequestsByRoute checks that a list and a write count under
+// their route, without the mount prefix or the path's own names, with their
+// status and duration, and that nothing is in flight once they are answered.
+func TestMetricsCountRequestsByRoute(t *testing.T) {
+	s := startServer(t, "-debug-addr", "127.0.0.1:0", "-prefix", "/api/v3")
+	values := s.base + "repos/octo-org/hello-world/issues/3/issue-field-values"
+	if status, body := do(t, http.MethodGet, values, "demo-reader-token", ""); status != http.StatusOK {
+		t.Fatalf("GET = %d %s", status, body)
+	}
+	if status, body := do(t, http.MethodPost, values, "demo-writer-token", `{"issue_field_values": [{"field_id": 2, "value": 1}]}`); status != http.StatusOK {
+		t.Fatalf("POST = %d %s", status, body)
+	}
+	do(t, http.MethodGet, s.base+"repos/octo-org/hello-world/issues/3/nope", "demo-reader-token", "")
+
+	m := scrape(t, s)
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"issuefields_requests_total", []string{"route", valuesRoute, "status", "200"}, 2},
+		{"issuefields_requests_total", []string{"route", "other", "status", "404"}, 1},
+		{"issuefields_request_duration_seconds", []string{"route", valuesRoute}, 2},
+		{"issuefields_requests_in_flight", nil, 0},
+		{"issuefields_write_limit_refusals_total", nil, 0},
+		{"issuefields_server_errors_total", nil, 0},
+	} {
+		if got := sample(m, c.name, c.labels...); got != c.want {
+			t.Errorf("%s%q = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	for _, name := range []string{"go_goroutines", "issuefields_webhook_queued"} {
+		if m[name] == nil {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+	for _, f := range m {
+		for _, metric := range f.GetMetric() {
+			for _, l := range metric.GetLabel() {
+				if strings.Contains(l.GetValue(), "octo-org") || strings.Contains(l.GetValue(), "/api/v3") {
+					t.Errorf("%s has the label %s=%q, which names a path rather than its route", f.GetName(), l.GetName(), l.GetValue())
+				}
+			}
+		}
+	}
+}
+
+// TestMetricsCountWriteLimitRefusals checks that a write over -write-limit
+// counts as a refusal.
+func TestMetricsCountWriteLimitRefusals(t *testing.T) {
+	s := startServer(t, "-debug-addr", "127.0.0.1:0", "-write-limit", "1")
+	values := s.base + "repos/octo-org/hello-world/issues/3/issue-field-values"
+	for _, want := range []int{http.StatusOK, http.StatusUnprocessableEntity} {
+		if status, body := do(t, http.MethodPost, values, "demo-writer-token", `{"issue_field_values": [{"field_id": 2, "value": 1}]}`); status != want {
+			t.Fatalf("POST = %d %s, want %d", status, body, want)
+		}
+	}
+	m := scrape(t, s)
+	if got := sample(m, "issuefields_write_limit_refusals_total"); got != 1 {
+		t.Errorf("issuefields_write_limit_refusals_total = %v, want 1", got)
+	}
+	if got := sample(m, "issuefields_requests_total", "route", valuesRoute, "status", "422"); got != 1 {
+		t.Errorf("issuefields_requests_total of the 422 = %v, want 1", got)
+	}
+}
+
+// TestMetricsCountWebhookDeliveries checks that a delivery to a receiver
+// counts as delivered, and one to a closed port as failed.
+func TestMetricsCountWebhookDeliveries(t *testing.T) {
+	receiver, _ := startReceiver(t)
+	for _, tc := range []struct{ url, outcome string }{
+		{receiver, "delivered"},
+		{"http://127.0.0.1:1/hook", "failed"},
+	} {
+		s := startServer(t, "-debug-addr", "127.0.0.1:0", "-webhook", tc.url, "-webhook-secret", "s")
+		values := s.base + "repos/octo-org/hello-world/issues/3/issue-field-values"
+		if status, body := do(t, http.MethodPost, values, "demo-writer-token", `{"issue_field_values": [{"field_id": 2, "value": 1}]}`); status != http.StatusOK {
+			t.Fatalf("POST = %d %s", status, body)
+		}
+		var got map[string]float64
+		for deadline := time.Now().Add(deliveryBound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			m := scrape(t, s)
+			got = map[string]float64{}
+			for _, outcome := range []string{"delivered", "failed", "dropped", "abandoned"} {
+				got[outcome] = sample(m, "issuefields_webhook_deliveries_total", "outcome", outcome)
+			}
+			if got[tc.outcome] > 0 {
+				break
+			}
+		}
+		want := map[string]float64{"delivered": 0, "failed": 0, "dropped": 0, "abandoned": 0, tc.outcome: 1}
+		if !maps.Equal(got, want) {
+			t.Errorf("to %s: issuefields_webhook_deliveries_total = %v, want %v", tc.url, got, want)
+		}
+	}
+}
+
+// downStore is a store whose reads of an issue fail, once down is set, as
+// a database that is down makes them fail.
+type downStore struct {
+	*fakeStore
+	down atomic.Bool
+}
+
+func (s *downStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
+	if s.down.Load() {
+		return issuefields.Snapshot{}, fmt.Errorf("the database is down: %w", issuefields.ErrUnavailable)
+	}
+	return s.fakeStore.Snapshot(ctx, owner, name, number)
+}
+
+// TestMetricsCountServerErrors checks that a request that fails because the
+// store is unavailable counts as a server error.
+func TestMetricsCountServerErrors(t *testing.T) {
+	store := &downStore{fakeStore: newFakeStore(true)}
+	s := startCommand(t, Command{Open: func(context.Context, *slog.Logger) (Store, func(), error) {
+		return store, func() {}, nil
+	}}, "-debug-addr", "127.0.0.1:0")
+	store.down.Store(true)
+	values := s.base + "repos/octo-org/hello-world/issues/3/issue-field-values"
+	if status, body := do(t, http.MethodGet, values, "demo-reader-token", ""); status != http.StatusServiceUnavailable {
+		t.Fatalf("GET from an unavailable store = %d %s, want 503", status, body)
+	}
+	m := scrape(t, s)
+	if got := sample(m, "issuefields_server_errors_total"); got != 1 {
+		t.Errorf("issuefields_server_errors_total = %v, want 1", got)
+	}
+	if got := sample(m, "issuefields_requests_total", "route", valuesRoute, "status", "503"); got != 1 {
+		t.Errorf("issuefields_requests_total of the 503 = %v, want 1", got)
+	}
+}
