@@ -38,7 +38,7 @@ db=$DATABASE_URL
 . bench/lib.sh
 need wrk curl jq bc
 
-(cd pgstore && go build -o "$tmp/example" ./cmd/example)
+(cd pgstore && go build -o "$tmp/example" ./cmd/issuefields-postgres)
 (cd bench/pgbaseline && go build -o "$tmp/pgbaseline" .)
 
 # The data: bench/data.json with ISSUES issues, each with issue 1's values.

@@ -42,7 +42,7 @@ type Store interface {
 // issuefields (go run ./example), which serves the data file from memory.
 type Command struct {
 	// Usage is the command as the help shows it, such as
-	// "go run ./cmd/example"; "" means the name that the process was run
+	// "go run ./cmd/other"; "" means the name that the process was run
 	// by, such as issuefields for the installed command, or example for go
 	// run ./example.
 	Usage string

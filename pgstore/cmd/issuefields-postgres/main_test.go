@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,7 +37,7 @@ func databaseURL(t *testing.T) string {
 		}
 		skipOrFail("DATABASE_URL is not set, and this test needs a PostgreSQL database. " +
 			"Run it with DATABASE_URL=postgres://user@host:port/database go test ./..., " +
-			"or let the script start a throwaway server: bash ../.ci/postgres.sh -- go test ./... (from pgstore/)")
+			"or let the script start a throwaway server: bash ../../../.ci/postgres.sh -- go test ./... (from pgstore/cmd/issuefields-postgres/)")
 	}
 	return dsn
 }
@@ -402,8 +403,9 @@ func TestRefusedConnection(t *testing.T) {
 	}
 }
 
-// TestHelp checks that -h shows the command, every flag of go run ./example
-// and -postgres, and not the connection string that DATABASE_URL holds.
+// TestHelp checks that -h shows the command by the name it was run by,
+// every flag of go run ./example and -postgres, and not the connection
+// string that DATABASE_URL holds.
 func TestHelp(t *testing.T) {
 	t.Setenv("DATABASE_URL", "postgres://user:s3cret@localhost:5432/db")
 	var out bytes.Buffer
@@ -411,7 +413,7 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("Run(-h) = %v, want nil", err)
 	}
 	help := out.String()
-	if !strings.HasPrefix(help, "Usage: go run ./cmd/example [flags]\n") || !strings.Contains(help, "(default $DATABASE_URL)") {
+	if !strings.HasPrefix(help, "Usage: "+filepath.Base(os.Args[0])+" [flags]\n") || !strings.Contains(help, "(default $DATABASE_URL)") {
 		t.Errorf("help does not begin with the command's usage or does not name DATABASE_URL:\n%s", help)
 	}
 	var names []string

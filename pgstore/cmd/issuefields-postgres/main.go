@@ -1,8 +1,9 @@
-// Command example is the example server with its data in PostgreSQL. From
-// the pgstore directory of the repository:
+// Command issuefields-postgres is the example server with its data in
+// PostgreSQL. From the pgstore directory of the repository:
 //
-//	go run ./cmd/example -postgres postgres://user:password@localhost:5432/issuefields
-//	DATABASE_URL=postgres://user:password@localhost:5432/issuefields go run ./cmd/example -data data.json
+//	go install ./cmd/issuefields-postgres
+//	issuefields-postgres -postgres postgres://user:password@localhost:5432/issuefields
+//	DATABASE_URL=postgres://user:password@localhost:5432/issuefields issuefields-postgres -data data.json
 //
 // It takes every flag of go run ./example (the same server, from the package
 // github.com/issuefields/issuefields/example/server) and -postgres, the
@@ -30,8 +31,10 @@
 // pgstore.Store.WriteLimiter, so that a token's writes spread over several
 // servers, or across a restart, are limited as one server would limit them.
 //
-// It is a command of the pgstore module, not of the core module, so that the
-// core module does not depend on the PostgreSQL driver.
+// issuefields-postgres -h lists its flags, and issuefields-postgres -version
+// says which module, version and revision it was built from. It is a module
+// of its own, not a command of the pgstore module, so that neither the core
+// module nor pgstore depends on the example server and what it imports.
 package main
 
 func main() {

@@ -27,7 +27,6 @@ func command() server.Command {
 	var poolSize int
 	var opened *pgstore.Store
 	return server.Command{
-		Usage: "go run ./cmd/example",
 		Flags: func(fs *flag.FlagSet) {
 			// The default is read when the store opens, not shown as the
 			// flag's default: -h would print a password it holds.
