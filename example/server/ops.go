@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 	"github.com/issuefields/issuefields/example/standin"
 )
 
@@ -42,7 +41,7 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 	mux := http.NewServeMux()
 	mounted := record(api)
 	notFound := record(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, map[string]string{
+		jsonanswer.Write(w, http.StatusNotFound, map[string]string{
 			"message":           "Not Found: the API is mounted at " + prefix + "/",
 			"api_url":           cmp.Or(strings.TrimSuffix(base, "/"), requestOrigin(r)+prefix) + "/",
 			"documentation_url": documentationURL,
@@ -57,16 +56,16 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 		mux.Handle("/", notFound)
 	}
 	healthz := getOnly(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	readyz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		if err := storeAnswers(r.Context(), store); err != nil {
 			logger.LogAttrs(r.Context(), slog.LevelWarn, "not ready", slog.Any("error", err))
 			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "message": "the store does not answer"})
+			jsonanswer.Write(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "message": "the store does not answer"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.Handle("/healthz", healthz)
 	mux.Handle("/readyz", readyz)
@@ -113,7 +112,7 @@ func getOnly(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": "Method Not Allowed"})
+			jsonanswer.Write(w, http.StatusMethodNotAllowed, map[string]string{"message": "Method Not Allowed"})
 			return
 		}
 		h(w, r)
@@ -127,21 +126,6 @@ func requestOrigin(r *http.Request) string {
 		return "https://" + r.Host
 	}
 	return "http://" + r.Host
-}
-
-// writeJSON answers with status and v as JSON, ending with a newline as the
-// API's bodies do.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	var body bytes.Buffer
-	enc := json.NewEncoder(&body)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		http.Error(w, "Internal server error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(body.Bytes())
 }
 
 // withHookRoutes returns api with the webhook routes of hooks beside it: a

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+
+	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 )
 
 // guard returns h served only to the clients that cfg allows:
@@ -23,14 +25,14 @@ func guard(cfg Config, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case cfg.AdminToken == "" && !fromLoopback(r):
-			writeJSON(w, http.StatusNotFound, message("Not Found"))
+			jsonanswer.Write(w, http.StatusNotFound, message("Not Found"))
 		case !slices.ContainsFunc(cfg.Hosts, func(host string) bool { return strings.EqualFold(host, r.Host) }):
-			writeJSON(w, http.StatusForbidden, message("Forbidden: the Host header does not name this server"))
+			jsonanswer.Write(w, http.StatusForbidden, message("Forbidden: the Host header does not name this server"))
 		case r.Header.Get("Origin") != "" && r.Header.Get("Origin") != ownOrigin(r):
-			writeJSON(w, http.StatusForbidden, message("Forbidden: a page of another origin may not use these routes"))
+			jsonanswer.Write(w, http.StatusForbidden, message("Forbidden: a page of another origin may not use these routes"))
 		case cfg.AdminToken != "" && !presents(r, want):
 			w.Header().Set("WWW-Authenticate", `Basic realm="issuefields", charset="UTF-8"`)
-			writeJSON(w, http.StatusUnauthorized, message("Requires the admin token (-admin-token), as a Bearer token or the password of Basic authentication"))
+			jsonanswer.Write(w, http.StatusUnauthorized, message("Requires the admin token (-admin-token), as a Bearer token or the password of Basic authentication"))
 		default:
 			h.ServeHTTP(w, r)
 		}

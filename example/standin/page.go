@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+
+	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 )
 
 // State is what the page shows of the data that the server serves.
@@ -66,7 +68,7 @@ func page(w http.ResponseWriter, r *http.Request, cfg Config) {
 	state, err := cfg.State(r.Context())
 	if err != nil {
 		cfg.Logger.LogAttrs(r.Context(), slog.LevelError, "the page cannot read the store", slog.Any("error", err))
-		writeJSON(w, http.StatusInternalServerError, message("The page cannot read the store: the server's log says why"))
+		jsonanswer.Write(w, http.StatusInternalServerError, message("The page cannot read the store: the server's log says why"))
 		return
 	}
 	var body bytes.Buffer
@@ -76,7 +78,7 @@ func page(w http.ResponseWriter, r *http.Request, cfg Config) {
 	}{state, cfg.Journal.Requests()}
 	if err := pageTemplate.Execute(&body, data); err != nil {
 		cfg.Logger.LogAttrs(r.Context(), slog.LevelError, "the page cannot be rendered", slog.Any("error", err))
-		writeJSON(w, http.StatusInternalServerError, message("The page cannot be rendered: the server's log says why"))
+		jsonanswer.Write(w, http.StatusInternalServerError, message("The page cannot be rendered: the server's log says why"))
 		return
 	}
 	h := w.Header()

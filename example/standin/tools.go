@@ -1,13 +1,13 @@
 package standin
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
+
+	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 )
 
 // Path is the path under which the tools are served.
@@ -74,7 +74,7 @@ func New(cfg Config) http.Handler {
 	}))
 	mux.HandleFunc(Path+"requests", methods(map[string]http.HandlerFunc{
 		http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusOK, cfg.Journal.Requests())
+			jsonanswer.Write(w, http.StatusOK, cfg.Journal.Requests())
 		},
 		http.MethodDelete: func(w http.ResponseWriter, r *http.Request) {
 			cfg.Journal.Clear()
@@ -86,7 +86,7 @@ func New(cfg Config) http.Handler {
 	}))
 	mux.HandleFunc(Path+"style.css", methods(map[string]http.HandlerFunc{http.MethodGet: style}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, message("Not Found"))
+		jsonanswer.Write(w, http.StatusNotFound, message("Not Found"))
 	})
 	return guard(cfg, mux)
 }
@@ -98,10 +98,10 @@ func reset(w http.ResponseWriter, r *http.Request, cfg Config) {
 	case err == nil:
 		w.WriteHeader(http.StatusNoContent)
 	case errors.Is(err, ErrNoReset):
-		writeJSON(w, http.StatusNotImplemented, message(err.Error()))
+		jsonanswer.Write(w, http.StatusNotImplemented, message(err.Error()))
 	default:
 		cfg.Logger.LogAttrs(r.Context(), slog.LevelError, "reset failed", slog.Any("error", err))
-		writeJSON(w, http.StatusInternalServerError, message("The reset failed: the server's log says why"))
+		jsonanswer.Write(w, http.StatusInternalServerError, message("The reset failed: the server's log says why"))
 	}
 }
 
@@ -118,7 +118,7 @@ func methods(byMethod map[string]http.HandlerFunc) http.HandlerFunc {
 		h := byMethod[r.Method]
 		if h == nil {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, message("Method Not Allowed"))
+			jsonanswer.Write(w, http.StatusMethodNotAllowed, message("Method Not Allowed"))
 			return
 		}
 		h(w, r)
@@ -127,18 +127,3 @@ func methods(byMethod map[string]http.HandlerFunc) http.HandlerFunc {
 
 // message returns an error body with msg.
 func message(msg string) map[string]string { return map[string]string{"message": msg} }
-
-// writeJSON answers with status and v as JSON, ending with a newline. A
-// value that cannot be encoded is answered 500.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	var body bytes.Buffer
-	enc := json.NewEncoder(&body)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		http.Error(w, "Internal server error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(body.Bytes())
-}
