@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -164,7 +165,8 @@ type server struct {
 
 // startServer builds the example server, starts it on a free loopback port
 // with testData, GitHub's header names, the API under mountPrefix, the write
-// rate limits off and the flags of extra, and returns once it listens. The
+// rate limits off and the flags of extra, and returns once it listens (over
+// HTTPS when extra has -tls-cert). The
 // server is stopped with SIGTERM when the test ends; a stop that is not clean
 // fails the test.
 func startServer(t *testing.T, extra ...string) *server {
@@ -208,11 +210,15 @@ func startServerWith(t *testing.T, data string, extra ...string) *server {
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() { stopServer(t, cmd, exited, &stderr) })
 
+	scheme := "http"
+	if slices.Contains(extra, "-tls-cert") {
+		scheme = "https"
+	}
 	select {
 	case addr := <-stdout.found:
 		u, err := url.Parse(addr)
-		if err != nil || u.Scheme != "http" || u.Path != mountPrefix+"/" {
-			t.Fatalf("listening line names %q; want http://host:port%s/", addr, mountPrefix)
+		if err != nil || u.Scheme != scheme || u.Path != mountPrefix+"/" {
+			t.Fatalf("listening line names %q; want %s://host:port%s/", addr, scheme, mountPrefix)
 		}
 		s.base = addr
 	case err := <-exited:
@@ -297,11 +303,11 @@ func (w *listenWatcher) Write(p []byte) (int, error) {
 }
 
 // client returns a go-github client for the server, as a GitHub Enterprise
-// Server user makes one: with the server's URLs and a token. An empty token
-// gives an anonymous client.
-func (s *server) client(t *testing.T, token string) *github.Client {
+// Server user makes one: with the server's URLs, a token and the options of
+// extra. An empty token gives an anonymous client.
+func (s *server) client(t *testing.T, token string, extra ...github.ClientOptionsFunc) *github.Client {
 	t.Helper()
-	opts := []github.ClientOptionsFunc{github.WithEnterpriseURLs(s.base, s.base)}
+	opts := append([]github.ClientOptionsFunc{github.WithEnterpriseURLs(s.base, s.base)}, extra...)
 	if token != "" {
 		opts = append(opts, github.WithAuthToken(token))
 	}
