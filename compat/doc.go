@@ -1,12 +1,14 @@
 // Package compat checks that the example server of the Issue Field Values API
-// works with an unchanged, widely used client: go-github, pointed at the
-// server as at a GitHub Enterprise Server host, and that its webhook
+// works with unchanged, widely used clients: go-github, pointed at the server
+// as at a GitHub Enterprise Server host (over HTTP, and over HTTPS and HTTP/2
+// with -tls-cert), and the README's Octokit program, run with Node.js and the
+// packages that octokit/package-lock.json pins; and that its webhook
 // deliveries and hook routes match GitHub's published schemas, checked with
 // kin-openapi against ../shared/spec/github-rest-subset.json beside the
 // repository.
 //
 // The package has no code of its own; its test builds and starts the example
-// server, drives it with go-github and stops it. It is a module of its own so
+// server, drives it with the clients and stops it. It is a module of its own so
 // that go-github and kin-openapi stay out of the core module's dependencies:
 //
 //	cd compat && go test ./...

@@ -22,6 +22,52 @@ var readmeProgram = regexp.MustCompile("(?s)```go\n(package main\n.*?)```\n\n```
 // goGitHubRequire matches the go-github requirement of compat's go.mod.
 var goGitHubRequire = regexp.MustCompile(`(?m)^\s*github\.com/google/go-github/v\d+ v\S+$`)
 
+// readmeOrigin is the origin of the example server in the README's programs.
+const readmeOrigin = "http://127.0.0.1:8080"
+
+// readmeExample returns the README's program that re matches (its first
+// group) and the output the README shows for it (its second group), with the
+// program pointed at a fresh example server started as the README starts it,
+// with its demo data.
+func readmeExample(t *testing.T, re *regexp.Regexp, what string) (program, want string) {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := re.FindSubmatch(readme)
+	if m == nil {
+		t.Fatalf("the README has no %s followed by a text block of its output", what)
+	}
+	program, want = string(m[1]), string(m[2])
+	if !strings.Contains(program, readmeOrigin+mountPrefix) {
+		t.Fatalf("the README's %s does not use %s%s", what, readmeOrigin, mountPrefix)
+	}
+	s := startServerWith(t, "")
+	u, err := url.Parse(s.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(program, readmeOrigin, "http://"+u.Host), want
+}
+
+// runIn runs a command in dir with the extra environment variables of env
+// and returns its standard output. A command that fails fails the test, with
+// its output.
+func runIn(ctx context.Context, t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s%s", name, strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
+}
+
 // TestREADMEGoGitHubProgram follows the README's steps for its go-github
 // program, in a module of its own (go mod init, go mod tidy, go run .),
 // against the example server with its demo data, and checks that the
@@ -30,26 +76,7 @@ func TestREADMEGoGitHubProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: builds and runs a program with the go command")
 	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := readmeProgram.FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README has no go program (package main) followed by a text block of its output")
-	}
-	program, want := string(m[1]), string(m[2])
-	const readmeOrigin = "http://127.0.0.1:8080"
-	if !strings.Contains(program, readmeOrigin+mountPrefix+"/") {
-		t.Fatalf("the README's program does not use %s%s/", readmeOrigin, mountPrefix)
-	}
-
-	s := startServerWith(t, "")
-	u, err := url.Parse(s.base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	program = strings.ReplaceAll(program, readmeOrigin, "http://"+u.Host)
+	program, want := readmeExample(t, readmeProgram, "go program (package main)")
 
 	// The module of the README's steps. It requires the go-github that
 	// compat's go.mod does, so that go mod tidy finds it in the module cache
@@ -83,18 +110,7 @@ func TestREADMEGoGitHubProgram(t *testing.T) {
 	defer cancel()
 	goCmd := func(args ...string) string {
 		t.Helper()
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-		out, err := cmd.Output()
-		if err != nil {
-			stderr := ""
-			if ee, ok := err.(*exec.ExitError); ok {
-				stderr = string(ee.Stderr)
-			}
-			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
-		}
-		return string(out)
+		return runIn(ctx, t, dir, []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}, "go", args...)
 	}
 	// The README's go mod tidy reads the go.mod of every module in
 	// go-github's graph, some of which building compat never needed. This
