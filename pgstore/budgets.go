@@ -123,3 +123,14 @@ func budgetKey(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// resets returns how many times the store was emptied (Store.Empty).
+func (b budgets) resets(ctx context.Context) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	var resets int64
+	if err := b.pool.QueryRow(ctx, `SELECT count FROM resets`).Scan(&resets); err != nil {
+		return 0, wrap("read the count of resets", err)
+	}
+	return resets, nil
+}

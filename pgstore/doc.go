@@ -92,6 +92,7 @@
 //	                  ([WriteLimiter]): per principal that wrote lately, the
 //	                  writes left of each limit, as of when, and when the
 //	                  budget is full again and the row may go
+//	resets            how many times [Store.Empty] emptied the store
 //
 // Owners and names are matched by keys that the store lower-cases in Go, as
 // memstore does, so matching does not depend on the database's collation.
@@ -102,7 +103,8 @@
 // field of the organization, or option of the field, has. A name written
 // before schema step 6 that an earlier one has keeps no key, and is served
 // as it is.
-// Issue rows are never deleted, so a number is never used twice; a Snapshot
+// Issue rows are never deleted, but by [Store.Empty], so a number is never
+// used twice; a Snapshot
 // of a transferred issue follows its chain of transfers with one recursive
 // query. The only triggers are those on fields and field_options that give
 // the organization's fields a new version.
@@ -120,9 +122,11 @@
 //
 // An issue's values are one JSON array in a json column, in the order they
 // were written, and its version is a bigint that every write increments,
-// handed out as its decimal string. The values are always read and written
-// whole, so a write changes one column of one row, whose version the UPDATE
-// checks under the row's lock. The column is json, not jsonb: jsonb refuses
+// handed out as its decimal string; a new issue takes its first version from
+// the sequence issue_versions, which [Store.Empty] moves past every version
+// that an issue had. The values are always read and written whole, so a
+// write changes one column of one row, whose version the UPDATE checks under
+// the row's lock. The column is json, not jsonb: jsonb refuses
 // the NUL character, which a text value may hold, and rewrites numbers (-0
 // becomes 0); json keeps the text that the store wrote, and an ad hoc query
 // can cast it to jsonb.
@@ -167,6 +171,15 @@
 // so a client that spreads its writes over n servers may make up to n times
 // the configured number. Config.MaxInFlight always counts the requests of
 // one server process.
+//
+// # Emptying
+//
+// [Store.Empty] empties every table but the schema's for every server on the
+// database, so that a test suite can load the same data again (the example
+// server's reset). It keeps the counters that a server could take old data
+// for new by: an ETag from before it never matches after it, and no server
+// serves what it kept in memory from before it, but hooks, which a server
+// may use up to a second after another one changed them.
 //
 // # Failures
 //

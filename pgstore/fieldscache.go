@@ -75,3 +75,10 @@ func readFields(ctx context.Context, q fieldQuerier, account int64) (cachedField
 	}
 	return read, nil
 }
+
+// forgetAll drops everything kept.
+func (c *fieldsCache) forgetAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.accounts)
+}

@@ -68,3 +68,10 @@ func (k *keptSnapshots) forget(p place) {
 	defer k.mu.Unlock()
 	delete(k.places, p)
 }
+
+// forgetAll drops everything kept.
+func (k *keptSnapshots) forgetAll() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	clear(k.places)
+}

@@ -23,9 +23,10 @@ func (l *WriteLimiter) sweepEvery(ctx context.Context) {
 }
 
 // sweep forgets the leases that hold nothing, gives back the unspent writes
-// of leases older than leaseLifetime, and deletes the budgets that are full
-// again. While the limiter falls back it gives nothing back, and the
-// deletion tells whether the database answers again.
+// of leases older than leaseLifetime, deletes the budgets that are full
+// again, and forgets every lease after a reset through another Store. While
+// the limiter falls back it gives nothing back, and the deletion tells
+// whether the database answers again.
 func (l *WriteLimiter) sweep() {
 	l.mu.Lock()
 	now := l.now()
@@ -39,6 +40,9 @@ func (l *WriteLimiter) sweep() {
 	err := l.budgets.giveBack(ctx, keys, writes, l.offset())
 	if err == nil {
 		err = l.budgets.forgetFull(ctx, l.offset())
+	}
+	if err == nil {
+		err = l.readResets(ctx)
 	}
 	l.reached(err)
 }
@@ -68,6 +72,7 @@ func (l *WriteLimiter) reached(err error) {
 func (l *WriteLimiter) Close() {
 	l.closeOnce.Do(func() {
 		if l.stopSweep != nil {
+			l.deregister()
 			l.stopSweep()
 			<-l.swept
 		}

@@ -43,6 +43,7 @@ var migrations = []migration{
 	{6, "unique keys of the names of fields and options", nameKeysSQL},
 	{7, "the budgets of the secondary rate limit that servers share", writeBudgetsSQL},
 	{8, "webhooks and their deliveries", hooksSQL},
+	{9, "issue versions that a reset never gives again, and a count of resets", resetsSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

@@ -64,3 +64,10 @@ func (c *recentValues) forget(key issuefields.IssueKey) {
 	defer c.mu.Unlock()
 	delete(c.issues, key)
 }
+
+// forgetAll drops everything kept.
+func (c *recentValues) forgetAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.issues)
+}

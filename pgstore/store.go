@@ -24,6 +24,7 @@ type Store struct {
 	recent   recentValues
 	kept     keptSnapshots
 	hooks    hooksCache
+	limiters limiterSet
 }
 
 var (

@@ -64,6 +64,11 @@ const (
 // writes of this server alone; it logs one line when it falls back, tries the
 // database again every second, and logs one line when it uses it again.
 //
+// [Store.Empty] empties the table, so every budget is full again: the
+// WriteLimiters of the Store that emptied it forget their leases at once,
+// and those of the other Stores on the database within a second, when
+// their sweep reads the count of resets.
+//
 // A WriteLimiter keeps at most WriteLimits.MaxKeys leases in memory. It is
 // safe for concurrent use. Every server sharing a database should be given
 // the same limits. Close stops its background work.
@@ -79,6 +84,11 @@ type WriteLimiter struct {
 
 	mu     sync.Mutex
 	leases leases
+	// resets is the count of resets (Store.Empty) that the limiter saw
+	// last, or -1 before it reads one.
+	resets int64
+	// deregister takes the limiter out of its Store's limiters.
+	deregister func()
 	// down is set while the limiter falls back, closed once it is closed.
 	down, closed bool
 
@@ -105,6 +115,7 @@ func (s *Store) WriteLimiter(limits issuefields.WriteLimits, logger *slog.Logger
 		fallback: issuefields.NewWriteLimiter(limits),
 		log:      logger,
 		leases:   leases{max: limits.MaxKeys},
+		resets:   -1,
 	}
 	var counts []int
 	if n := limits.PerMinute; n > 0 {
@@ -117,6 +128,10 @@ func (s *Store) WriteLimiter(limits issuefields.WriteLimits, logger *slog.Logger
 		return l
 	}
 	l.lease = (slices.Min(counts) + leaseShare - 1) / leaseShare
+	l.deregister = s.limiters.add(l)
+	// Where the count of resets stands before any lease is taken; when the
+	// database does not answer, the first sweep that reaches it tells.
+	_ = l.readResets(context.Background())
 	ctx, cancel := context.WithCancel(context.Background())
 	l.stopSweep, l.swept = cancel, make(chan struct{})
 	go l.sweepEvery(ctx)
