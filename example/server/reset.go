@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -16,7 +17,9 @@ import (
 // /_issuefields/reset: it empties the store, loads the data file into it
 // again, re-creates the -webhook hooks, and starts the tokens, the write
 // limits and the recorded requests afresh. Resets take turns; a request
-// served during one may see the store part-way loaded.
+// served during one may see the store part-way loaded. An error of
+// Command.EmptyStore that wraps standin.ErrNoReset refuses the reset, which
+// is answered 501 with the error's message.
 type resetter struct {
 	mu sync.Mutex
 	// empty empties the store; nil when the command cannot.
@@ -42,25 +45,39 @@ func (c Command) newResetter(d *dataset, opts options, tokens *liveTokens, limit
 	return r
 }
 
+// A reloader is a store that several servers may share, whose resets then
+// take turns across the servers. Reload calls reload, which empties the
+// store and loads it again, while no other server sharing the store runs
+// reload, or LoadIfEmpty's load (see onceLoader), and returns reload's
+// error; so resets through several servers at once leave the data file
+// loaded once, not twice or in part. pgstore's command, issuefields-postgres,
+// gives such a store.
+type reloader interface {
+	Reload(ctx context.Context, reload func() error) error
+}
+
 // reset restores the start-up state. It returns an error that wraps
-// standin.ErrNoReset when the command cannot empty its store.
+// standin.ErrNoReset when the command cannot empty its store, or refuses
+// to.
 func (r *resetter) reset(ctx context.Context) error {
 	if r.empty == nil {
 		return fmt.Errorf("%w: this command cannot empty its store, so restart it on an empty store instead", standin.ErrNoReset)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.empty(ctx); err != nil {
-		return fmt.Errorf("emptying the store: %w", err)
+	var d *dataset
+	reload := func() (err error) {
+		d, err = r.reload(ctx)
+		return err
 	}
-	d, err := loadInto(ctx, r.file, r.store)
+	var err error
+	if s, ok := r.store.(reloader); ok {
+		err = s.Reload(ctx, reload)
+	} else {
+		err = reload()
+	}
 	if err != nil {
-		return fmt.Errorf("loading the data file again: %w", err)
-	}
-	if r.opts.webhookURL != "" {
-		if err := ensureHooks(ctx, d, r.opts.webhookURL, r.opts.webhookSecret); err != nil {
-			return err
-		}
+		return err
 	}
 	r.tokens.table.Store(d.tokens)
 	if r.limiter != nil {
@@ -68,6 +85,27 @@ func (r *resetter) reset(ctx context.Context) error {
 	}
 	r.journal.Clear()
 	return nil
+}
+
+// reload empties the store, loads the data file into it again and
+// re-creates the -webhook hooks, and returns the dataset it loaded.
+func (r *resetter) reload(ctx context.Context) (*dataset, error) {
+	if err := r.empty(ctx); err != nil {
+		if errors.Is(err, standin.ErrNoReset) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("emptying the store: %w", err)
+	}
+	d, err := loadInto(ctx, r.file, r.store)
+	if err != nil {
+		return nil, fmt.Errorf("loading the data file again: %w", err)
+	}
+	if r.opts.webhookURL != "" {
+		if err := ensureHooks(ctx, d, r.opts.webhookURL, r.opts.webhookSecret); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // liveTokens is the token table that the server verifies tokens with, which

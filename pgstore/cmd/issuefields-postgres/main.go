@@ -22,6 +22,13 @@
 // new database together load it once between them: one loads, under an
 // advisory lock, and the others wait for it.
 //
+// POST /_issuefields/reset, which restores the state that the server
+// started with, empties the database's tables and loads the data file into
+// them again (pgstore.Store.Empty), for every server that shares the
+// database; so it answers 501 unless the server was started with
+// -allow-reset. Resets through several servers at once, and servers that
+// start meanwhile, take turns under the advisory lock of the first load.
+//
 // The tokens are not kept in the database: every start takes them from the
 // data file, and a token's permissions apply to the repositories of the
 // database that the file's owner/name pairs find.

@@ -420,7 +420,7 @@ func TestHelp(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(help, -1) {
 		names = append(names, m[1])
 	}
-	for _, want := range []string{"addr", "data", "log-format", "log-level", "postgres", "prefix", "vendor", "webhook", "webhook-secret", "write-limit", "write-limit-hourly"} {
+	for _, want := range []string{"addr", "allow-reset", "data", "log-format", "log-level", "postgres", "prefix", "vendor", "webhook", "webhook-secret", "write-limit", "write-limit-hourly"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("the help lists the flags %q, without -%s", names, want)
 		}

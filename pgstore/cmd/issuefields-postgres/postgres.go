@@ -11,6 +11,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/server"
+	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/pgstore"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -19,12 +20,18 @@ import (
 var errNoDatabase = errors.New("no database: give -postgres postgres://user:password@host:port/database, or set DATABASE_URL " +
 	"(go run ./example, at the root of the repository, serves from memory without one)")
 
+// errResetNotAllowed refuses a reset to a server started without
+// -allow-reset.
+var errResetNotAllowed = fmt.Errorf("%w: a reset empties the database, for every server that shares it; "+
+	"start issuefields-postgres with -allow-reset to allow it", standin.ErrNoReset)
+
 // command returns the example server's command with the flag -postgres, over
 // the PostgreSQL database that the flag, or else $DATABASE_URL, names.
 func command() server.Command {
 	var dsn string
 	var timeout time.Duration
 	var poolSize int
+	var allowReset bool
 	var opened *pgstore.Store
 	return server.Command{
 		Flags: func(fs *flag.FlagSet) {
@@ -35,6 +42,8 @@ func command() server.Command {
 			fs.DurationVar(&timeout, "store-timeout", pgstore.DefaultTimeout,
 				"bound on each operation of the store (a lock or statement wait, an unanswering database); past it a request is answered 503 with Retry-After")
 			fs.IntVar(&poolSize, "pool-size", pgstore.DefaultMaxConns(), "most connections to the database")
+			fs.BoolVar(&allowReset, "allow-reset", false, "allow POST /_issuefields/reset, which empties the database's tables and loads the data file into them again, "+
+				"for every server that shares the database")
 		},
 		Open: func(ctx context.Context, logger *slog.Logger) (server.Store, func(), error) {
 			url := dsn
@@ -47,6 +56,14 @@ func command() server.Command {
 			}
 			opened = s.(store).Store
 			return s, closeStore, nil
+		},
+		// A reset empties the tables, whose data every server sharing the
+		// database serves, so the operator allows it.
+		EmptyStore: func(ctx context.Context, _ server.Store) error {
+			if !allowReset {
+				return errResetNotAllowed
+			}
+			return opened.Empty(ctx)
 		},
 		// The servers that share the database share each token's budget of
 		// writes.
