@@ -148,7 +148,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			return err
 		}
 	}
-	hooks, notifier, err := newNotifier(opts, urls, d, logger)
+	hooks, notifier, err := newNotifier(opts, urls, d, journal.Changed, logger)
 	if err != nil {
 		return err
 	}
@@ -171,12 +171,16 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	api := withCORS(withHookRoutes(h, hookRoutes), opts.vendor)
+	// closing ends the page's event streams when the graceful stop begins.
+	closing := make(chan struct{})
 	tools := standin.New(standin.Config{
 		AdminToken: opts.adminToken,
 		Hosts:      opts.hosts(ln.Addr().String()),
 		Journal:    journal,
 		Reset:      c.newResetter(d, opts, tokens, fresh, journal).reset,
 		State:      pageState(d),
+		Redeliver:  redeliverer(d, hooks),
+		Closing:    closing,
 		Logger:     logger,
 	})
 	record := func(h http.Handler) http.Handler { return journal.Record(h, tokens.login) }
@@ -196,6 +200,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	srv := opts.server(handler)
 	srv.ErrorLog = errorLog
+	srv.RegisterOnShutdown(func() { close(closing) })
 	served := make(chan error, 1)
 	go func() { served <- serve(srv, limitListener(ln, opts.maxConns), cert) }()
 

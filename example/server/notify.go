@@ -20,9 +20,14 @@ import (
 // URLs of their bodies under urls, and the handler's notifier: hooks, and
 // when the logger keeps debug lines, a line per event too. Closing hooks
 // drains the deliveries still queued, within the bound of its context.
-func newNotifier(opts options, urls publicURLs, d *dataset, logger *slog.Logger) (hooks *webhook.Notifier, n issuefields.Notifier, err error) {
+// changed, if not nil, is called after each delivery is recorded.
+func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logger *slog.Logger) (hooks *webhook.Notifier, n issuefields.Notifier, err error) {
+	var store webhook.Store = d.store
+	if changed != nil {
+		store = deliveryTeller{Store: d.store, changed: changed}
+	}
 	hooks, err = webhook.New(webhook.Options{
-		Store:     d.store,
+		Store:     store,
 		Directory: newDirectory(d.file),
 		BaseURL:   urls.api,
 		WebURL:    urls.web,

@@ -11,10 +11,10 @@ import (
 )
 
 // pageState returns what the page of the tools shows of d: the
-// organizations of d's data file with their fields, and the file's
-// repositories with their issues (those that a transfer created included),
-// as d's store holds them now. An organization or a repository that the
-// store does not have is left out.
+// organizations of d's data file with their fields, the file's repositories
+// with their issues (those that a transfer created included), and the hooks
+// of both with their newest deliveries, as d's store holds them now. An
+// organization or a repository that the store does not have is left out.
 func pageState(d *dataset) func(ctx context.Context) (standin.State, error) {
 	return func(ctx context.Context) (standin.State, error) {
 		var state standin.State
@@ -40,7 +40,9 @@ func pageState(d *dataset) func(ctx context.Context) (standin.State, error) {
 			}
 			state.Repositories = append(state.Repositories, repo)
 		}
-		return state, nil
+		var err error
+		state.Hooks, err = shownHooks(ctx, d)
+		return state, err
 	}
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // tool sends a request to the tools of the server at base with the headers
@@ -34,10 +36,12 @@ func tool(t *testing.T, method, base, path string, header http.Header) answer {
 	return do1(t, req)
 }
 
-// do1 makes the request req and returns the answer.
+// do1 makes the request req and returns the answer, without following a
+// redirect.
 func do1(t *testing.T, req *http.Request) answer {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,5 +273,82 @@ func TestResetWithTheCommandsEmptyStore(t *testing.T) {
 	}
 	if after := send(t, http.MethodGet, values, "demo-reader-token", ""); after.body != before.body {
 		t.Errorf("after the reset, GET = %d %s, want the values of the start: %s", after.status, after.body, before.body)
+	}
+}
+
+// openEvents opens the page's event stream of the server at base, with
+// ctx, and returns its lines once it has said that it is connected.
+func openEvents(ctx context.Context, t *testing.T, base string) *bufio.Scanner {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, origin(base)+"/_issuefields/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET /_issuefields/events = %d %s, want 200 and an event stream", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	lines := bufio.NewScanner(resp.Body)
+	if !scanTo(lines, ": connected") {
+		t.Fatalf("the event stream did not say that it is connected: %v", lines.Err())
+	}
+	return lines
+}
+
+// scanTo reads lines until one is line, and reports whether one was before
+// the stream ended.
+func scanTo(lines *bufio.Scanner, line string) bool {
+	for lines.Scan() {
+		if lines.Text() == line {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEventsSayChangeAndDoNotHoldTheStop checks that the page's event stream
+// says "change" after a write to the API and after a webhook delivery, that
+// it outlasts -read-timeout, and that a graceful stop ends it rather than
+// waiting for it.
+func TestEventsSayChangeAndDoNotHoldTheStop(t *testing.T) {
+	receiver, got := startReceiver(t)
+	s := startServer(t, "-read-timeout", "100ms", "-webhook", receiver, "-webhook-secret", "s3cret")
+	ctx, cancel := context.WithTimeout(context.Background(), deliveryBound)
+	defer cancel()
+	lines := openEvents(ctx, t, s.base)
+	time.Sleep(300 * time.Millisecond) // longer than -read-timeout, which the stream must outlast
+
+	values := s.base + "repos/octo-org/hello-world/issues/2/issue-field-values"
+	if status, body := do(t, http.MethodPost, values, "demo-writer-token", `{"issue_field_values": [{"field_id": 4, "value": "Live"}]}`); status != http.StatusOK {
+		t.Fatalf("the write = %d %s, want 200", status, body)
+	}
+	if !scanTo(lines, "event: change") {
+		t.Fatalf("no change event after a write: %v", lines.Err())
+	}
+
+	// A redelivery through the tools, which are not recorded requests: the
+	// change that a second stream sees is the delivery's record.
+	nextDelivery(t, got, "issues")
+	hooks := listHooks(t, s.base+"orgs/octo-org/hooks")
+	list := waitForDeliveries(t, s.base+"orgs/octo-org/hooks/"+strconv.FormatInt(hooks[0].ID, 10)+"/deliveries", 1)
+	second := openEvents(ctx, t, s.base)
+	if r := redeliver(t, s.base, hooks[0].ID, int64(list[0]["id"].(float64)), nil); r.status != http.StatusSeeOther {
+		t.Fatalf("POST .../redeliver = %d %s, want 303", r.status, r.body)
+	}
+	if !scanTo(second, "event: change") {
+		t.Fatalf("no change event after a delivery: %v", second.Err())
+	}
+
+	if err := s.stop(); err != nil {
+		t.Errorf("the graceful stop with event streams open: %v, want none", err)
+	}
+	for lines.Scan() {
+	}
+	if ctx.Err() != nil {
+		t.Errorf("the event stream outlived the stop")
 	}
 }

@@ -1,8 +1,10 @@
 // Package standin serves the example server's own tools under
 // /_issuefields/, outside the API's prefix whatever it is: a page of the
-// data the server holds and the requests it got, for a person; and for test
-// suites that use the server as a stand-in for GitHub's API, the recorded
-// requests as JSON and a reset to the state the server started with.
+// data the server holds, its hooks with their deliveries and the requests
+// it got, for a person, which follows each change while it is open and
+// redelivers a delivery at a button's press; and for test suites that use
+// the server as a stand-in for GitHub's API, the recorded requests as JSON
+// and a reset to the state the server started with.
 //
 // The tools read and change everything without a token of the API, so
 // [New]'s handler serves them only to loopback clients unless an admin token

@@ -44,14 +44,21 @@ type Request struct {
 }
 
 // A Journal keeps the newest 1,000 requests to the API in memory, for tests
-// to read back: Record adds them. It is safe for concurrent use. The zero
-// value is an empty Journal.
+// to read back: Record adds them. It also tells the page's open event streams
+// of each change: each request it records, each Clear, and each call of
+// Changed. It is safe for concurrent use. The zero value is an empty Journal.
 type Journal struct {
-	mu   sync.Mutex
-	ring [journalSize]Request
-	next int // the index that the next request takes
-	n    int // how many the ring holds
+	mu      sync.Mutex
+	ring    [journalSize]Request
+	next    int // the index that the next request takes
+	n       int // how many the ring holds
+	changes changes
 }
+
+// Changed tells the open pages that the server's state changed in a way
+// that the journal does not record, such as a webhook delivery, so that they
+// show it. It costs one atomic load while no page is open.
+func (j *Journal) Changed() { j.changes.changed() }
 
 // Requests returns the recorded requests, newest first, each write's body
 // with its secrets masked.
@@ -73,8 +80,9 @@ func (j *Journal) Requests() []Request {
 // Clear forgets the recorded requests.
 func (j *Journal) Clear() {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	j.ring, j.next, j.n = [journalSize]Request{}, 0, 0
+	j.mu.Unlock()
+	j.Changed()
 }
 
 // add records req, in place of the oldest request when the ring is full.
@@ -110,6 +118,7 @@ func (j *Journal) Record(h http.Handler, login func(token string) string) http.H
 			req.read, req.BodySize = body.whole()
 		}
 		j.add(req)
+		j.Changed()
 	})
 }
 

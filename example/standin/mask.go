@@ -19,7 +19,8 @@ func maskSecrets(doc []byte) json.RawMessage {
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return nil
 	}
-	out, err := json.Marshal(maskValue(v))
+	masked, _ := maskValue(v)
+	out, err := json.Marshal(masked)
 	if err != nil {
 		return nil
 	}
@@ -27,21 +28,26 @@ func maskSecrets(doc []byte) json.RawMessage {
 }
 
 // maskValue returns v, a decoded JSON value, with the value of every member
-// named "secret" replaced by mask.
-func maskValue(v any) any {
+// named "secret" replaced by mask, and whether it had such a member.
+func maskValue(v any) (any, bool) {
+	masked := false
 	switch v := v.(type) {
 	case map[string]any:
 		for k, member := range v {
 			if strings.EqualFold(k, "secret") {
-				v[k] = mask
-			} else {
-				v[k] = maskValue(member)
+				v[k], masked = mask, true
+				continue
 			}
+			var deeper bool
+			v[k], deeper = maskValue(member)
+			masked = masked || deeper
 		}
 	case []any:
 		for i, item := range v {
-			v[i] = maskValue(item)
+			var deeper bool
+			v[i], deeper = maskValue(item)
+			masked = masked || deeper
 		}
 	}
-	return v
+	return v, masked
 }

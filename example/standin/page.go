@@ -15,6 +15,7 @@ import (
 type State struct {
 	Organizations []Organization
 	Repositories  []Repository
+	Hooks         []Hook
 }
 
 // An Organization is an organization with its fields, in its order.
@@ -51,19 +52,25 @@ type Value struct {
 	Field, Value string
 }
 
-// assets are the page's template and style sheet.
+// assets are the page's template, style sheet and script.
 //
-//go:embed page.html style.css
+//go:embed page.html style.css page.js
 var assets embed.FS
 
-var pageTemplate = template.Must(template.ParseFS(assets, "page.html"))
+var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
+	"message": shownMessage,
+	"url":     shownURL,
+}).ParseFS(assets, "page.html"))
 
-// pageSecurity is the Content-Security-Policy of the page: no script, the
-// style sheet of the tools only, and no framing by another page.
-const pageSecurity = "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+// pageSecurity is the Content-Security-Policy of the page: the style sheet
+// and the script of the tools only, requests and forms to the server only,
+// and no framing by another page.
+const pageSecurity = "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; " +
+	"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
 // page serves GET /_issuefields/: the state that cfg.State returns and the
-// recorded requests, as HTML.
+// recorded requests, as HTML, complete without its script, which only keeps
+// it up to date.
 func page(w http.ResponseWriter, r *http.Request, cfg Config) {
 	state, err := cfg.State(r.Context())
 	if err != nil {
@@ -88,9 +95,11 @@ func page(w http.ResponseWriter, r *http.Request, cfg Config) {
 	_, _ = w.Write(body.Bytes())
 }
 
-// style serves the page's style sheet.
-func style(w http.ResponseWriter, r *http.Request) {
-	http.ServeFileFS(w, r, assets, "style.css")
+// asset returns the handler that serves the file name of assets.
+func asset(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, assets, name)
+	}
 }
 
 // noState is the State of a Config without one: nothing.

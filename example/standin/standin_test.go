@@ -1,14 +1,18 @@
 package standin_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/standin"
 )
 
@@ -102,5 +106,124 @@ func TestJournalKeepsTheNewest1000(t *testing.T) {
 	j.Clear()
 	if got := j.Requests(); len(got) != 0 {
 		t.Errorf("after Clear, the journal lists %d requests, want none", len(got))
+	}
+}
+
+// hooked is a Config whose state has one hook, signed, to a URL with a
+// password and a token in it, with one delivery whose request was signed and
+// whose response is JSON with a secret in it.
+func hooked() standin.Config {
+	request := standin.Message{
+		Header: http.Header{
+			"Content-Type":            {"application/json"},
+			"X-Service-Delivery":      {"72d3162e-cc78-11e3-81ab-4c9367dc0958"},
+			"X-Service-Signature-256": {"sha256=0123abcd"},
+			"X-Hub-Signature":         {"sha1=4567ef"},
+		},
+		Body: []byte(`{"zeta":1,"action":"field_added","issue":{"number":2,"title":"<b>bold</b>"}}`),
+	}
+	response := standin.Message{
+		Header: http.Header{"Content-Type": {"application/json"}, "Set-Cookie": {"session=c00kie"}},
+		Body:   []byte(`{"ok":true,"nested":{"secret":"echoed-s3cret"}}`),
+	}
+	state := standin.State{Hooks: []standin.Hook{{
+		ID: 7, Owner: "octo-org", URL: "https://user:pa55word@hooks.example/in?token=t0ken&x=1",
+		ContentType: "json", Events: []string{"issues"}, Active: true, Signed: true,
+		Deliveries: []standin.Delivery{{ID: 42, GUID: "72d3162e-cc78-11e3-81ab-4c9367dc0958", Event: "issues",
+			Action: "field_added", StatusCode: 200, Status: "OK", Request: request, Response: response}},
+	}}}
+	return standin.Config{
+		Hosts: []string{"127.0.0.1:8080"},
+		State: func(context.Context) (standin.State, error) { return state, nil },
+	}
+}
+
+func TestPageShowsHooksWithoutSecrets(t *testing.T) {
+	w := serve(hooked(), "GET", "/_issuefields/", "127.0.0.1:5000", "")
+	page := w.Body.String()
+	if w.Code != http.StatusOK {
+		t.Fatalf("GET /_issuefields/ = %d %s, want 200", w.Code, page)
+	}
+	for _, want := range []string{
+		`<main id="state">`,
+		`<section class="hook" id="hook-7">`,
+		`<tr class="delivery" id="delivery-42" data-status="200">`,
+		`<form method="post" action="/_issuefields/hooks/7/deliveries/42/redeliver"><button type="submit" class="redeliver">Redeliver</button></form>`,
+		"https://user:xxxxx@hooks.example/in?token=%2A%2A%2A%2A%2A%2A%2A%2A&amp;x=1",
+		"X-Service-Signature-256: ********", "X-Hub-Signature: ********", "Set-Cookie: ********",
+		"X-Service-Delivery: 72d3162e-cc78-11e3-81ab-4c9367dc0958",
+		// Indented, the members in the order sent, the markup escaped.
+		"{\n  &#34;zeta&#34;: 1,\n  &#34;action&#34;: &#34;field_added&#34;,\n  &#34;issue&#34;: {\n    &#34;number&#34;: 2,\n    &#34;title&#34;: &#34;&lt;b&gt;bold&lt;/b&gt;&#34;",
+		"&#34;secret&#34;: &#34;********&#34;",
+		`<table id="requests">`,
+		`<script src="page.js" defer></script>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not show %q:\n%s", want, page)
+		}
+	}
+	for _, secret := range []string{"pa55word", "t0ken", "0123abcd", "4567ef", "c00kie", "echoed-s3cret"} {
+		if strings.Contains(page, secret) {
+			t.Errorf("the page shows %q:\n%s", secret, page)
+		}
+	}
+	csp := w.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self'", "connect-src 'self'", "form-action 'self'", "default-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q, want %s in it", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(page, "<script>") {
+		t.Errorf("the page allows or has an inline script: %q", csp)
+	}
+	js := serve(hooked(), "GET", "/_issuefields/page.js", "127.0.0.1:5000", "")
+	if js.Code != http.StatusOK || !strings.HasPrefix(js.Header().Get("Content-Type"), "text/javascript") ||
+		!strings.Contains(js.Body.String(), `new EventSource("events")`) {
+		t.Errorf("GET /_issuefields/page.js = %d %s, want 200 and the script", js.Code, js.Header().Get("Content-Type"))
+	}
+}
+
+func TestRedeliverRoute(t *testing.T) {
+	var asked [][2]int64
+	cfg := hooked()
+	cfg.Redeliver = func(_ context.Context, hookID, deliveryID int64) error {
+		asked = append(asked, [2]int64{hookID, deliveryID})
+		switch {
+		case hookID != 7:
+			return fmt.Errorf("hook %d: %w", hookID, issuefields.ErrNotFound)
+		case deliveryID == 43:
+			return fmt.Errorf("%w: its payload was cut", standin.ErrNoRedelivery)
+		case deliveryID != 42:
+			return fmt.Errorf("delivery %d: %w", deliveryID, issuefields.ErrNotFound)
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		method, path string
+		want         int
+	}{
+		{"POST", "hooks/7/deliveries/42/redeliver", http.StatusSeeOther},
+		{"POST", "hooks/8/deliveries/42/redeliver", http.StatusNotFound},
+		{"POST", "hooks/7/deliveries/41/redeliver", http.StatusNotFound},
+		{"POST", "hooks/7/deliveries/43/redeliver", http.StatusUnprocessableEntity},
+		{"POST", "hooks/seven/deliveries/42/redeliver", http.StatusNotFound},
+		{"GET", "hooks/7/deliveries/42/redeliver", http.StatusMethodNotAllowed},
+	} {
+		w := serve(cfg, tc.method, "/_issuefields/"+tc.path, "127.0.0.1:5000", "")
+		if w.Code != tc.want {
+			t.Errorf("%s /_issuefields/%s = %d %s, want %d", tc.method, tc.path, w.Code, w.Body, tc.want)
+		}
+		if tc.want == http.StatusSeeOther && w.Header().Get("Location") != "/_issuefields/#hook-7" {
+			t.Errorf("%s /_issuefields/%s: Location %q, want /_issuefields/#hook-7", tc.method, tc.path, w.Header().Get("Location"))
+		}
+		if tc.want == http.StatusMethodNotAllowed && w.Header().Get("Allow") != "POST" {
+			t.Errorf("%s /_issuefields/%s: Allow %q, want POST", tc.method, tc.path, w.Header().Get("Allow"))
+		}
+	}
+	if want := [][2]int64{{7, 42}, {8, 42}, {7, 41}, {7, 43}}; !slices.Equal(asked, want) {
+		t.Errorf("Redeliver was asked for %v, want %v", asked, want)
+	}
+	if w := serve(standin.Config{Hosts: cfg.Hosts}, "POST", "/_issuefields/hooks/7/deliveries/42/redeliver", "127.0.0.1:5000", ""); w.Code != http.StatusNotFound {
+		t.Errorf("without Redeliver, POST .../redeliver = %d %s, want 404", w.Code, w.Body)
 	}
 }

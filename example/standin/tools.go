@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 )
 
@@ -41,6 +42,19 @@ type Config struct {
 	// that the page shows none.
 	State func(ctx context.Context) (State, error)
 
+	// Redeliver sends delivery deliveryID of hook hookID again, for the
+	// page's Redeliver buttons. An error that wraps issuefields.ErrNotFound
+	// is answered 404; one that wraps ErrNoRedelivery 422 with its message;
+	// another one 500, and logged. nil means that there is no delivery to
+	// send again.
+	Redeliver func(ctx context.Context, hookID, deliveryID int64) error
+
+	// Closing, once closed, ends the page's event streams, which otherwise
+	// last until their clients go away: close it when the server's
+	// graceful stop begins (http.Server.RegisterOnShutdown), so that the
+	// stop does not wait for them. nil means never.
+	Closing <-chan struct{}
+
 	// Logger gets a failed reset or page; nil means slog.Default.
 	Logger *slog.Logger
 }
@@ -48,6 +62,9 @@ type Config struct {
 // New returns the handler of the tools, to mount at Path:
 //
 //	GET /_issuefields/             the page: the state and the recorded requests, as HTML
+//	GET /_issuefields/events       the page's live update: an event "change" after each change
+//	POST /_issuefields/hooks/{hook_id}/deliveries/{delivery_id}/redeliver
+//	                               303 to the hook on the page; the delivery is sent again
 //	POST /_issuefields/reset       204; the start-up state again
 //	GET /_issuefields/requests     200, the recorded requests, newest first
 //	DELETE /_issuefields/requests  204; forgets them
@@ -68,6 +85,9 @@ func New(cfg Config) http.Handler {
 	if cfg.Reset == nil {
 		cfg.Reset = func(context.Context) error { return ErrNoReset }
 	}
+	if cfg.Redeliver == nil {
+		cfg.Redeliver = func(context.Context, int64, int64) error { return issuefields.ErrNotFound }
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path+"reset", methods(map[string]http.HandlerFunc{
 		http.MethodPost: func(w http.ResponseWriter, r *http.Request) { reset(w, r, cfg) },
@@ -84,7 +104,15 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc(Path+"{$}", methods(map[string]http.HandlerFunc{
 		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { page(w, r, cfg) },
 	}))
-	mux.HandleFunc(Path+"style.css", methods(map[string]http.HandlerFunc{http.MethodGet: style}))
+	mux.HandleFunc(Path+"events", methods(map[string]http.HandlerFunc{
+		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { events(w, r, cfg) },
+	}))
+	mux.HandleFunc(Path+"hooks/{hook_id}/deliveries/{delivery_id}/redeliver", methods(map[string]http.HandlerFunc{
+		http.MethodPost: func(w http.ResponseWriter, r *http.Request) { redeliver(w, r, cfg) },
+	}))
+	for _, name := range []string{"style.css", "page.js"} {
+		mux.HandleFunc(Path+name, methods(map[string]http.HandlerFunc{http.MethodGet: asset(name)}))
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusNotFound, message("Not Found"))
 	})
