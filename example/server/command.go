@@ -148,7 +148,11 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			return err
 		}
 	}
-	hooks, notifier, err := newNotifier(opts, urls, d, journal.Changed, logger)
+	var changed func()
+	if opts.tools {
+		changed = journal.Changed
+	}
+	hooks, notifier, err := newNotifier(opts, urls, d, changed, logger)
 	if err != nil {
 		return err
 	}
@@ -173,17 +177,21 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	api := withCORS(withHookRoutes(h, hookRoutes), opts.vendor)
 	// closing ends the page's event streams when the graceful stop begins.
 	closing := make(chan struct{})
-	tools := standin.New(standin.Config{
-		AdminToken: opts.adminToken,
-		Hosts:      opts.hosts(ln.Addr().String()),
-		Journal:    journal,
-		Reset:      c.newResetter(d, opts, tokens, fresh, journal).reset,
-		State:      pageState(d),
-		Redeliver:  redeliverer(d, hooks),
-		Closing:    closing,
-		Logger:     logger,
-	})
-	record := func(h http.Handler) http.Handler { return journal.Record(h, tokens.login) }
+	var tools http.Handler
+	record := func(h http.Handler) http.Handler { return h }
+	if opts.tools {
+		tools = standin.New(standin.Config{
+			AdminToken: opts.adminToken,
+			Hosts:      opts.hosts(ln.Addr().String()),
+			Journal:    journal,
+			Reset:      c.newResetter(d, opts, tokens, fresh, journal).reset,
+			State:      pageState(d),
+			Redeliver:  redeliverer(d, hooks),
+			Closing:    closing,
+			Logger:     logger,
+		})
+		record = func(h http.Handler) http.Handler { return journal.Record(h, tokens.login) }
+	}
 	var handler http.Handler = routes(api, tools, record, opts.prefix, opts.baseURL, d.store, logger)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string

@@ -316,7 +316,7 @@ func TestShellQuote(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500, logFormat: "text",
-		readTimeout: 30 * time.Second, idleTimeout: time.Minute, maxConns: 1024}
+		readTimeout: 30 * time.Second, idleTimeout: time.Minute, maxConns: 1024, tools: true}
 	with := func(change func(*options)) options {
 		o := defaults
 		change(&o)
@@ -338,6 +338,7 @@ func TestFlags(t *testing.T) {
 			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},
 		{[]string{"-base-url", "https://api.example.com/", "-web-url", "https://example.com"},
 			with(func(o *options) { o.baseURL, o.webURL = "https://api.example.com/", "https://example.com" })},
+		{[]string{"-tools=false"}, with(func(o *options) { o.tools = false })},
 		{[]string{"-data", "data.json", "-log-format", "json"},
 			with(func(o *options) { o.dataFile, o.logFormat = "data.json", "json" })},
 		{[]string{"-read-timeout", "5s", "-write-timeout", "1m", "-idle-timeout", "0", "-max-conns", "10"},

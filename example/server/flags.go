@@ -28,7 +28,7 @@ type options struct {
 	webhookURL, webhookSecret, dataFile    string
 	logFormat, debugAddr                   string
 	tlsCert, tlsKey, adminToken            string
-	version                                bool
+	version, tools                         bool
 	baseURL, webURL                        string
 	logLevel                               slog.Level
 	readTimeout, writeTimeout, idleTimeout time.Duration
@@ -114,6 +114,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.tlsCert, "tls-cert", "", "PEM `file` of the certificate to serve HTTPS (and HTTP/2) with, its chain after it; needs -tls-key")
 	fs.StringVar(&opts.tlsKey, "tls-key", "", "PEM `file` of -tls-cert's private key")
 	fs.StringVar(&opts.adminToken, "admin-token", "", "`token` that the tools under /_issuefields/ require from every client, as a Bearer token or the password of Basic authentication; without it, $"+adminTokenEnv+", and without either, they are served to loopback clients only")
+	fs.BoolVar(&opts.tools, "tools", true, "serve the page, the reset and the recorded requests under /_issuefields/, and record the API's requests for them; false serves nothing there and records nothing")
 	fs.BoolVar(&opts.version, "version", false, "print the command's module, version and revision, and exit")
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {

@@ -26,8 +26,8 @@ const documentationURL = "https://docs.github.com/rest/issues/issue-field-values
 const readinessProbe = ".readyz"
 
 // routes returns the server's handler: api mounted at prefix ("" for the
-// root, else "/segment..."), GET /healthz and GET /readyz beside it, tools
-// at /_issuefields/ whatever prefix is, and a JSON 404 that says where the
+// root, else "/segment..."), GET /healthz and GET /readyz beside it, tools,
+// when not nil, at /_issuefields/ whatever prefix is, and a JSON 404 that says where the
 // API is for every other path, the prefix without its trailing slash
 // included: at base, the API's public URL, or when base is "", at the scheme
 // and Host of the request and prefix. record wraps the API and that 404, so
@@ -71,7 +71,7 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 	mux.Handle("/readyz", readyz)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case strings.HasPrefix(r.URL.Path, standin.Path):
+		case tools != nil && strings.HasPrefix(r.URL.Path, standin.Path):
 			tools.ServeHTTP(w, r)
 		case r.Method == http.MethodConnect || muxKeepsPath(r.URL.EscapedPath()):
 			mux.ServeHTTP(w, r)

@@ -352,3 +352,24 @@ func TestEventsSayChangeAndDoNotHoldTheStop(t *testing.T) {
 		t.Errorf("the event stream outlived the stop")
 	}
 }
+
+func TestToolsOff(t *testing.T) {
+	s := startServer(t, "-tools=false")
+	values := s.base + "repos/octo-org/hello-world/issues/2/issue-field-values"
+	if status, body := do(t, http.MethodPost, values, "demo-writer-token", `{"issue_field_values": [{"field_id": 4, "value": "Unrecorded"}]}`); status != http.StatusOK {
+		t.Fatalf("the write = %d %s, want 200", status, body)
+	}
+	unknown := send(t, http.MethodGet, origin(s.base)+"/no-such-path/", "", "")
+	for _, tc := range []struct{ method, path string }{
+		{"GET", ""}, {"GET", "requests"}, {"GET", "events"}, {"POST", "reset"}, {"GET", "style.css"},
+		{"POST", "hooks/1/deliveries/1/redeliver"},
+	} {
+		a := tool(t, tc.method, s.base, tc.path, nil)
+		if a.status != http.StatusNotFound || a.body != unknown.body {
+			t.Errorf("-tools=false: %s /_issuefields/%s = %d %s, want the 404 of an unknown path: %s", tc.method, tc.path, a.status, a.body, unknown.body)
+		}
+	}
+	if after := send(t, http.MethodGet, values, "demo-reader-token", ""); !strings.Contains(after.body, "Unrecorded") {
+		t.Errorf("-tools=false: GET after the write = %s, want the value written, as the tools change nothing of the API", after.body)
+	}
+}
