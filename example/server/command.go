@@ -81,9 +81,14 @@ type Command struct {
 	// reset (POST /_issuefields/reset), which then loads the data file into
 	// it as into an empty store at start: it drops the organizations and
 	// their fields, the repositories, issues and values, and the hooks and
-	// their deliveries. Without it, a command with Open answers a reset
-	// with 501, saying that reset is not available for its store; without
-	// Open, a reset empties the server's memstore.Store.
+	// their deliveries. An error that wraps standin.ErrNoReset refuses the
+	// reset, which is answered 501 with the error's message. A store that
+	// several servers share may have the method Reload(ctx
+	// context.Context, reload func() error) error, which a reset empties and
+	// loads the store in, so that resets through several servers take turns
+	// (see reloader). Without EmptyStore, a command with Open answers a
+	// reset with 501, saying that reset is not available for its store;
+	// without Open, a reset empties the server's memstore.Store.
 	EmptyStore func(ctx context.Context, s Store) error
 }
 
