@@ -181,9 +181,20 @@ func (r *running) await(t *testing.T) {
 // status and body.
 func do(t *testing.T, method, url, token, body string) (int, string) {
 	t.Helper()
+	status, b, _ := exchange(t, method, url, token, body, nil)
+	return status, b
+}
+
+// exchange makes a request with token and the further headers header to the
+// server, and returns the response's status, body and headers.
+func exchange(t *testing.T, method, url, token, body string, header http.Header) (int, string, http.Header) {
+	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for name, values := range header {
+		req.Header[name] = values
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
@@ -195,7 +206,7 @@ func do(t *testing.T, method, url, token, body string) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resp.StatusCode, string(b)
+	return resp.StatusCode, string(b), resp.Header
 }
 
 // valuesURL returns the URL of the values of issue number of repo, "owner/name".

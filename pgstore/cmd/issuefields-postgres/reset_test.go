@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -13,24 +12,12 @@ import (
 // unless it is "", and returns the response's status, body and ETag.
 func get(t *testing.T, url, token, etag string) (status int, body, tag string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
+	header := make(http.Header)
 	if etag != "" {
-		req.Header.Set("If-None-Match", etag)
+		header.Set("If-None-Match", etag)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b), resp.Header.Get("ETag")
+	status, body, header = exchange(t, http.MethodGet, url, token, "", header)
+	return status, body, header.Get("ETag")
 }
 
 // hookIDs returns the IDs of the hooks of octo-org that r lists, and the
