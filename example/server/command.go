@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/metrics"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/storetest"
 	"github.com/issuefields/issuefields/webhook"
@@ -201,11 +202,11 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {
-		m := newMetrics(opts.prefix, hooks)
-		handler = m.count(handler)
-		url, closeDebug, err := serveDebug(opts.debugAddr, m, errorLog)
+		m := metrics.New(opts.prefix, hooks)
+		handler = m.Count(handler)
+		url, closeDebug, err := metrics.Serve(opts.debugAddr, m, errorLog)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (-debug-addr chooses another address)", err)
 		}
 		defer closeDebug()
 		debugURL = url

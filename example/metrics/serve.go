@@ -1,4 +1,4 @@
-package server
+package metrics
 
 import (
 	"encoding/json"
@@ -8,14 +8,19 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"time"
 
 	"github.com/issuefields/issuefields/webhook"
 )
 
+// headerTimeout bounds reading a request's headers on the debug listener, so
+// that a client cannot hold a connection open by sending them slowly.
+const headerTimeout = 10 * time.Second
+
 // countsVar returns what /debug/vars shows under the key "issuefields", read
 // from m when it is shown: the requests by status class, and the webhook
 // deliveries' counts.
-func countsVar(m *metrics) expvar.Func {
+func countsVar(m *Metrics) expvar.Func {
 	return func() any {
 		requests := map[string]float64{}
 		families, _ := m.registry.Gather()
@@ -39,15 +44,19 @@ func countsVar(m *metrics) expvar.Func {
 	}
 }
 
-// serveDebug serves, on a listener of its own at addr, Go's profiles under
+// Serve serves, on a listener of its own at addr, Go's profiles under
 // /debug/pprof/, m at /metrics in Prometheus's text format, and at
 // /debug/vars expvar's variables (the command line and memory statistics)
-// with m's counts under "issuefields". It returns the listener's URL and a
-// function that closes it at once, cutting a profile in progress short.
-func serveDebug(addr string, m *metrics, errorLog *log.Logger) (url string, closeFn func(), err error) {
+// with m's counts under "issuefields": the requests by status class, and
+// the webhook deliveries' counts. The listener logs its errors to errorLog,
+// or to the log package's standard logger when it is nil. Serve returns
+// the listener's URL, such as http://127.0.0.1:6060, and a function that
+// closes it at once, cutting a profile in progress short; or the error of
+// listening on addr.
+func Serve(addr string, m *Metrics, errorLog *log.Logger) (url string, closeFn func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", nil, fmt.Errorf("%w (-debug-addr chooses another address)", err)
+		return "", nil, err
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)

@@ -1,4 +1,4 @@
-package server
+package metrics
 
 import (
 	"net/http"
@@ -16,10 +16,11 @@ import (
 // histogram: from 100µs, as a list from memory takes on loopback, to 10s.
 var durationBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
-// metrics are what the debug listener (-debug-addr) shows at /metrics, in
-// Prometheus's text format. They live in a registry of the server's own, so
-// that servers in one process count apart.
-type metrics struct {
+// Metrics are the counts of one server's requests and webhook deliveries,
+// which Serve shows at /metrics in Prometheus's text format, and at
+// /debug/vars. They live in a registry of their own, so that servers in one
+// process count apart.
+type Metrics struct {
 	registry     *prometheus.Registry
 	routes       *routeNames
 	requests     *prometheus.CounterVec
@@ -30,10 +31,11 @@ type metrics struct {
 	deliveries   *deliveryCollector
 }
 
-// newMetrics returns metrics with no request counted, which name the routes
-// of the API mounted at prefix and show the deliveries of hooks.
-func newMetrics(prefix string, hooks *webhook.Notifier) *metrics {
-	m := &metrics{
+// New returns Metrics with no request counted, which name the routes of
+// the API mounted at prefix ("" for the root) and show the deliveries of
+// hooks.
+func New(prefix string, hooks *webhook.Notifier) *Metrics {
+	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		routes:   newRouteNames(prefix),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -64,9 +66,11 @@ func newMetrics(prefix string, hooks *webhook.Notifier) *metrics {
 	return m
 }
 
-// count returns h with each request counted by its route and status, timed,
-// and counted in flight while it is served.
-func (m *metrics) count(h http.Handler) http.Handler {
+// Count returns h with each request counted by its route and status, timed,
+// and counted in flight while it is served. A 422 with Retry-After counts
+// as a refusal of the secondary rate limit on writes, and a 500 or a 503 as
+// a server error.
+func (m *Metrics) Count(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m.inFlight.Inc()
 		defer m.inFlight.Dec()
@@ -85,7 +89,7 @@ func (m *metrics) count(h http.Handler) http.Handler {
 }
 
 // handler returns the handler of /metrics.
-func (m *metrics) handler() http.Handler {
+func (m *Metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
