@@ -108,6 +108,10 @@ func (j *Journal) Record(h http.Handler, login func(token string) string) http.H
 		var body *capture
 		if isWrite(r.Method) && r.Body != nil {
 			body = &capture{ReadCloser: r.Body}
+			if r.ContentLength > 0 {
+				// One allocation for the whole body, not one per doubling.
+				body.kept.Grow(int(min(r.ContentLength, maxBody)))
+			}
 			r.Body = body
 		}
 		sw := &statusWriter{ResponseWriter: w}
