@@ -18,6 +18,10 @@
 # write is POST of the same ten values, alternating one of them so that every
 # write commits. The baseline answers the list with the same bytes, and the
 # write by decoding the body and answering the same bytes.
+#
+# A third server, the same example with -tools=false (no page, no recorded
+# requests), is measured in the same runs, so that the cost of the stand-in's
+# tools shows as the example's CPU per request over its own without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +30,7 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 EXAMPLE_ADDR=127.0.0.1:18080
 BASELINE_ADDR=127.0.0.1:18081
+NOTOOLS_ADDR=127.0.0.1:18082
 LIST_PATH=/repos/bench-org/bench-repo/issues/1/issue-field-values
 WRITE_PATH=/repos/bench-org/bench-repo/issues/2/issue-field-values
 
@@ -45,6 +50,11 @@ taskset -c 0 "$tmp/baseline" -addr "$BASELINE_ADDR" -body "$tmp/list.json" 2>/de
 pids+=($!)
 wait_for "http://$BASELINE_ADDR$LIST_PATH"
 
+taskset -c 0 "$tmp/example" -addr "$NOTOOLS_ADDR" -data bench/data.json -tools=false \
+  -write-limit 0 -write-limit-hourly 0 ${EXAMPLE_FLAGS:-} >/dev/null 2>"$tmp/notools.log" &
+pids+=($!)
+wait_for "http://$NOTOOLS_ADDR$LIST_PATH"
+
 export BENCH_WRITE_BODY=$PWD/bench/write.json BENCH_WRITE_PATH=$WRITE_PATH
 
 # cpu_ticks PID: the CPU time the process has used, user and system, in
@@ -58,6 +68,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 measure() {
   local addr=$EXAMPLE_ADDR args=() pid=${pids[0]} before
   [ "$1" = baseline ] && addr=$BASELINE_ADDR pid=${pids[1]}
+  [ "$1" = notools ] && addr=$NOTOOLS_ADDR pid=${pids[2]}
   if [ "$2" = list ]; then
     args=(-H 'Authorization: Bearer bench-token' "http://$addr$LIST_PATH")
   else
@@ -79,19 +90,20 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); go $(go env GOVERSION)"
 echo "load: wrk -t2 -c$CONNECTIONS -d$DURATION, server pinned to core 0, wrk to core 1, $RUNS runs each"
+echo "servers: example, baseline, and notools (the example with -tools=false)"
 echo "example flags: the defaults, rate limits off${EXAMPLE_FLAGS:+, $EXAMPLE_FLAGS}"
 for kind in list write; do
-  : >"$tmp/example.$kind" && : >"$tmp/baseline.$kind"
+  : >"$tmp/example.$kind" && : >"$tmp/baseline.$kind" && : >"$tmp/notools.$kind"
   for run in $(seq "$RUNS"); do
-    # Alternate which server goes first, so that drift hits both alike.
-    order="example baseline"; [ $((run % 2)) -eq 0 ] && order="baseline example"
+    # Alternate which server goes first, so that drift hits them alike.
+    order="example baseline notools"; [ $((run % 2)) -eq 0 ] && order="notools baseline example"
     for server in $order; do measure "$server" "$kind" >>"$tmp/$server.$kind"; done
   done
 done
 
 printf '\n%-6s %-9s %12s %10s %14s\n' op server "requests/s" "p99 µs" "CPU µs/request"
 for kind in list write; do
-  for server in example baseline; do
+  for server in example baseline notools; do
     rps=$(cut -d' ' -f1 "$tmp/$server.$kind" | median)
     p99=$(cut -d' ' -f2 "$tmp/$server.$kind" | median)
     cpu=$(cut -d' ' -f3 "$tmp/$server.$kind" | median)
@@ -99,12 +111,12 @@ for kind in list write; do
     eval "${server}_${kind}_rps=$rps"
   done
 done
-# pair_ratios KIND: for each run, the example's CPU per request over the
-# baseline's in the same run (the two measured back to back), as "median
-# lowest highest": pairing the runs cancels the drift of a shared machine
-# between runs, which a ratio of the two medians would keep.
+# pair_ratios KIND [OTHER]: for each run, the example's CPU per request over
+# OTHER's (the baseline's by default) in the same run, as "median lowest
+# highest": pairing the runs cancels the drift of a shared machine between
+# runs, which a ratio of the two medians would keep.
 pair_ratios() {
-  paste -d' ' <(cut -d' ' -f3 "$tmp/example.$1") <(cut -d' ' -f3 "$tmp/baseline.$1") |
+  paste -d' ' <(cut -d' ' -f3 "$tmp/example.$1") <(cut -d' ' -f3 "$tmp/${2:-baseline}.$1") |
     awk '{ print $1 / $2 }' | sort -n |
     awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f %.2f %.2f", m, v[1], v[NR] }'
 }
@@ -114,4 +126,9 @@ for kind in list write; do
   example_rps=example_${kind}_rps baseline_rps=baseline_${kind}_rps
   awk -v k="$kind:" -v m="$median" -v lo="$lowest" -v hi="$highest" -v a="${!example_rps}" -v b="${!baseline_rps}" 'BEGIN {
     printf "%-6s CPU per request %.2fx the baseline'"'"'s (median of the runs, %.2fx to %.2fx): %.2f of its requests/s on a core; requests/s %.2f of its\n", k, m, lo, hi, 1 / m, a / b }'
+done
+for kind in list write; do
+  read -r median lowest highest <<<"$(pair_ratios "$kind" notools)"
+  awk -v k="$kind:" -v m="$median" -v lo="$lowest" -v hi="$highest" 'BEGIN {
+    printf "%-6s the tools cost: CPU per request %.2fx the example'"'"'s with -tools=false (%.2fx to %.2fx)\n", k, m, lo, hi }'
 done
