@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/datafile"
+	"github.com/issuefields/issuefields/example/internal/inprocess"
 )
 
 // noPushMessage is the message of the handler's 403 to a write by a token
@@ -22,8 +24,8 @@ func valuesAccept(k issuefields.TokenKind) bool {
 
 // A prober tells what tokens may do by asking the handler itself, with
 // requests that change nothing, so that the start-up message says what the
-// handler does. It asks a quietHandler of its own over the dataset's store
-// and tokens.
+// handler does. It asks an inprocess.Handler of its own over the dataset's
+// store and tokens.
 type prober struct {
 	ctx context.Context
 	h   http.Handler
@@ -34,7 +36,7 @@ type prober struct {
 
 // newProber returns a prober for d.
 func newProber(ctx context.Context, d *dataset) (*prober, error) {
-	h, err := quietHandler(d.store, d.tokens)
+	h, err := inprocess.Handler(d.store, d.Tokens)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +77,11 @@ func (p *prober) access(token string, repo issuefields.Repository) access {
 	if !ok {
 		return access{}
 	}
-	path := valuesPath(repo.Owner, repo.Name, number)
-	list := ask(p.ctx, p.h, http.MethodGet, path, token, "")
-	write := ask(p.ctx, p.h, http.MethodPost, path, token, "{}")
-	return access{list: list.status, write: write.status,
-		noPush: write.status == http.StatusForbidden && write.Message == noPushMessage}
+	path := inprocess.ValuesPath(repo.Owner, repo.Name, number)
+	list := inprocess.Ask(p.ctx, p.h, http.MethodGet, path, token, "")
+	write := inprocess.Ask(p.ctx, p.h, http.MethodPost, path, token, "{}")
+	return access{list: list.Status, write: write.Status,
+		noPush: write.Status == http.StatusForbidden && write.Message == noPushMessage}
 }
 
 // phrase says what a allows, in a few words.
@@ -108,23 +110,23 @@ func (a access) phrase() string {
 func (p *prober) fieldsPhrase(token, org string) string {
 	path := "/orgs/" + org + "/issue-fields"
 	switch {
-	case ask(p.ctx, p.h, http.MethodGet, path, token, "").status != http.StatusOK:
+	case inprocess.Ask(p.ctx, p.h, http.MethodGet, path, token, "").Status != http.StatusOK:
 		return ""
-	case ask(p.ctx, p.h, http.MethodPost, path, token, "{}").status == http.StatusUnprocessableEntity:
+	case inprocess.Ask(p.ctx, p.h, http.MethodPost, path, token, "{}").Status == http.StatusUnprocessableEntity:
 		return "manage the issue fields of " + org
 	}
 	return "list the issue fields of " + org
 }
 
-// abilities says what token, whose entry is e, may do in each of repos, and
+// abilities says what token, one of tokens, may do in each of repos, and
 // with the fields of each of orgs, at now: one line per kind of access, each
 // with the repositories it applies to.
-func (p *prober) abilities(token string, e *tokenEntry, repos []issuefields.Repository, orgs []string, now time.Time) []string {
-	if e.expired(now) {
-		return []string{"expired at " + e.expiresAt.Format(time.RFC3339) + ": every request is 401 Bad credentials"}
+func (p *prober) abilities(token string, tokens *datafile.Tokens, repos []issuefields.Repository, orgs []string, now time.Time) []string {
+	if expired, at := tokens.Expired(token, now); expired {
+		return []string{"expired at " + at.Format(time.RFC3339) + ": every request is 401 Bad credentials"}
 	}
 	var lines []string
-	switch kind := e.principal.Kind; {
+	switch kind := tokens.Principal(token).Kind; {
 	case !valuesAccept(kind):
 		lines = append(lines, "a "+string(kind)+" token is not accepted by the values routes: they answer 403")
 	case len(repos) == 0:

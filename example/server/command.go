@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,12 +20,6 @@ import (
 	"github.com/issuefields/issuefields/storetest"
 	"github.com/issuefields/issuefields/webhook"
 )
-
-// demoData is the data the server serves without -data: see dataFile for its
-// format.
-//
-//go:embed demo.json
-var demoData []byte
 
 // shutdownTimeout bounds how long a graceful stop waits for requests in
 // flight and then for queued webhook deliveries.
@@ -126,7 +119,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	d, err := readData(opts.dataFile)
+	d, err := readData(ctx, opts.dataFile)
 	if err != nil {
 		return err
 	}
@@ -140,7 +133,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	limiter, stopLimiter := c.writeLimiter(opts.writeLimits(), logger)
 	defer stopLimiter()
 	fresh, _ := limiter.(*freshLimiter)
-	tokens := newLiveTokens(d.tokens)
+	tokens := newLiveTokens(d.Tokens)
 	journal := new(standin.Journal)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {

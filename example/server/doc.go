@@ -9,13 +9,13 @@
 // serves HTTPS and HTTP/2 with -tls-cert and -tls-key.
 //
 // It serves the organizations, fields, repositories, issues, values and
-// tokens of a data file (docs/data-file.md describes the format), or
-// built-in demo data. A data file that breaks a rule stops it at
-// start-up with the file's name, the place in the file and the rule. Once it
-// listens it prints the address, the data, the tokens and what each may do,
-// and curl commands to try. It logs one line per request, as text or JSON
-// (-log-format), and stops gracefully when its context is done: on SIGINT or
-// SIGTERM under [Command.Main].
+// tokens of a data file (docs/data-file.md describes the format, and the
+// package datafile reads it), or built-in demo data. A data file that breaks
+// a rule stops it at start-up with the file's name, the place in the file
+// and the rule. Once it listens it prints the address, the data, the tokens
+// and what each may do, and curl commands to try. It logs one line per
+// request, as text or JSON (-log-format), and stops gracefully when its
+// context is done: on SIGINT or SIGTERM under [Command.Main].
 //
 // A store that keeps its data between starts, such as pgstore.Store, gets the
 // data file only while it is empty: from then on the server serves what the

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/datafile"
+	"github.com/issuefields/issuefields/example/internal/inprocess"
 )
 
 // An example is one request that the start-up message suggests, with the
@@ -33,7 +35,7 @@ type example struct {
 // qualifies. p tells what the tokens may do.
 func (d *dataset) examples(p *prober) (token string, exs []example) {
 	for i, rd := range d.file.Repositories {
-		repo, live := d.repos[i], liveIssues(rd)
+		repo, live := d.Repositories[i], liveIssues(rd)
 		if len(live) == 0 {
 			continue
 		}
@@ -52,8 +54,8 @@ func (d *dataset) examples(p *prober) (token string, exs []example) {
 
 // liveIssues returns the issues of rd that are neither deleted nor
 // transferred.
-func liveIssues(rd repositoryData) []issueData {
-	var live []issueData
+func liveIssues(rd datafile.Repository) []datafile.Issue {
+	var live []datafile.Issue
 	for _, is := range rd.Issues {
 		if !is.Deleted && is.TransferredTo == nil {
 			live = append(live, is)
@@ -64,21 +66,21 @@ func liveIssues(rd repositoryData) []issueData {
 
 // requests returns the examples for token on repo, whose file entry is rd
 // and whose organization has fields.
-func (d *dataset) requests(p *prober, token string, rd repositoryData, repo issuefields.Repository, fields []issuefields.Field) []example {
+func (d *dataset) requests(p *prober, token string, rd datafile.Repository, repo issuefields.Repository, fields []issuefields.Field) []example {
 	live := liveIssues(rd)
 	shown, target := live[0], live[0]
-	if i := slices.IndexFunc(live, func(is issueData) bool { return len(is.Values) > 0 }); i >= 0 {
+	if i := slices.IndexFunc(live, func(is datafile.Issue) bool { return len(is.Values) > 0 }); i >= 0 {
 		shown = live[i]
 	}
-	if i := slices.IndexFunc(live, func(is issueData) bool { return len(is.Values) == 0 }); i >= 0 {
+	if i := slices.IndexFunc(live, func(is datafile.Issue) bool { return len(is.Values) == 0 }); i >= 0 {
 		target = live[i]
 	}
 	name := repo.Owner + "/" + repo.Name
 	exs := []example{{
 		comment: fmt.Sprintf("List the values of %s#%d", name, shown.Number),
-		method:  http.MethodGet, path: valuesPath(repo.Owner, repo.Name, shown.Number), want: http.StatusOK,
+		method:  http.MethodGet, path: inprocess.ValuesPath(repo.Owner, repo.Name, shown.Number), want: http.StatusOK,
 	}}
-	writePath := valuesPath(repo.Owner, repo.Name, target.Number)
+	writePath := inprocess.ValuesPath(repo.Owner, repo.Name, target.Number)
 	var types []issuefields.DataType
 	var set []valueItem
 	var deleted issuefields.Field
@@ -119,21 +121,21 @@ func (d *dataset) requests(p *prober, token string, rd repositoryData, repo issu
 func (d *dataset) oddities(p *prober, token string) []example {
 	var renamed, deleted, transferred *example
 	for i, rd := range d.file.Repositories {
-		repo := d.repos[i]
+		repo := d.Repositories[i]
 		if !p.access(token, repo).mayList() {
 			continue
 		}
 		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
-			former := rd.formerNames()
+			former := rd.FormerNames()
 			owner, name, _ := strings.Cut(former[len(former)-1], "/")
-			if r, err := findRepository(p.ctx, d.store, owner, name); err == nil && r.ID == repo.ID {
+			if snap, err := d.store.Snapshot(p.ctx, owner, name, 1); err == nil && snap.Repository.ID == repo.ID {
 				moved := "renamed"
 				if !strings.EqualFold(owner, repo.Owner) {
 					moved = "transferred"
 				}
 				renamed = &example{
 					comment: fmt.Sprintf("%s/%s was %s to %s/%s: lists are redirected", owner, name, moved, repo.Owner, repo.Name),
-					method:  http.MethodGet, path: valuesPath(owner, name, live[0].Number),
+					method:  http.MethodGet, path: inprocess.ValuesPath(owner, name, live[0].Number),
 					want: http.StatusMovedPermanently, headers: true,
 				}
 			}
@@ -143,17 +145,18 @@ func (d *dataset) oddities(p *prober, token string) []example {
 			case is.Deleted && deleted == nil:
 				deleted = &example{
 					comment: fmt.Sprintf("%s/%s#%d was deleted", repo.Owner, repo.Name, is.Number),
-					method:  http.MethodGet, path: valuesPath(repo.Owner, repo.Name, is.Number), want: http.StatusGone,
+					method:  http.MethodGet, path: inprocess.ValuesPath(repo.Owner, repo.Name, is.Number), want: http.StatusGone,
 				}
 			case is.TransferredTo != nil && transferred == nil:
 				to := is.TransferredTo
-				dst, err := findRepository(p.ctx, d.store, to.Owner, to.Name)
+				snap, err := d.store.Snapshot(p.ctx, to.Owner, to.Name, 1)
+				dst := snap.Repository
 				if err != nil || !p.access(token, dst).mayList() {
 					continue
 				}
 				transferred = &example{
 					comment: fmt.Sprintf("%s/%s#%d was transferred to %s/%s#%d: lists are redirected", repo.Owner, repo.Name, is.Number, dst.Owner, dst.Name, to.Number),
-					method:  http.MethodGet, path: valuesPath(repo.Owner, repo.Name, is.Number),
+					method:  http.MethodGet, path: inprocess.ValuesPath(repo.Owner, repo.Name, is.Number),
 					want: http.StatusMovedPermanently, headers: true,
 				}
 			}
@@ -166,11 +169,6 @@ func (d *dataset) oddities(p *prober, token string) []example {
 		}
 	}
 	return exs
-}
-
-// valuesPath returns the path of the values of issue number of owner/name.
-func valuesPath(owner, name string, number int64) string {
-	return fmt.Sprintf("/repos/%s/%s/issues/%d/issue-field-values", owner, name, number)
 }
 
 // valueItem is one item of an add or set request.

@@ -28,7 +28,7 @@ func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logg
 	}
 	hooks, err = webhook.New(webhook.Options{
 		Store:     store,
-		Directory: newDirectory(d.file),
+		Directory: d.file.Directory(),
 		BaseURL:   urls.api,
 		WebURL:    urls.web,
 		Vendor:    opts.vendor,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/memstore"
 )
@@ -23,9 +24,9 @@ import (
 type resetter struct {
 	mu sync.Mutex
 	// empty empties the store; nil when the command cannot.
-	empty   func(ctx context.Context) error
-	file    *dataFile
-	store   Store
+	empty func(ctx context.Context) error
+	// data is what the server started with, whose data file a reset loads.
+	data    *dataset
 	opts    options
 	tokens  *liveTokens
 	limiter *freshLimiter // nil when the Command gives the limiter
@@ -35,7 +36,7 @@ type resetter struct {
 // newResetter returns the resetter of the server that serves d with the
 // options opts, the tokens and limiter that the handler uses, and journal.
 func (c Command) newResetter(d *dataset, opts options, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
-	r := &resetter{file: d.file, store: d.store, opts: opts, tokens: tokens, limiter: limiter, journal: journal}
+	r := &resetter{data: d, opts: opts, tokens: tokens, limiter: limiter, journal: journal}
 	switch {
 	case c.Open == nil:
 		r.empty = func(context.Context) error { d.store.(*memstore.Store).Empty(); return nil }
@@ -71,7 +72,7 @@ func (r *resetter) reset(ctx context.Context) error {
 		return err
 	}
 	var err error
-	if s, ok := r.store.(reloader); ok {
+	if s, ok := r.data.store.(reloader); ok {
 		err = s.Reload(ctx, reload)
 	} else {
 		err = reload()
@@ -79,7 +80,7 @@ func (r *resetter) reset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.tokens.table.Store(d.tokens)
+	r.tokens.table.Store(d.Tokens)
 	if r.limiter != nil {
 		r.limiter.renew()
 	}
@@ -96,7 +97,7 @@ func (r *resetter) reload(ctx context.Context) (*dataset, error) {
 		}
 		return nil, fmt.Errorf("emptying the store: %w", err)
 	}
-	d, err := loadInto(ctx, r.file, r.store)
+	d, err := r.data.loadInto(ctx, r.data.store, intoEmpty)
 	if err != nil {
 		return nil, fmt.Errorf("loading the data file again: %w", err)
 	}
@@ -108,27 +109,29 @@ func (r *resetter) reload(ctx context.Context) (*dataset, error) {
 	return d, nil
 }
 
-// liveTokens is the token table that the server verifies tokens with, which
-// a reset replaces with the one it loads.
-type liveTokens struct{ table atomic.Pointer[tokenTable] }
+// liveTokens are the tokens that the server verifies tokens with, which a
+// reset replaces with those it loads.
+type liveTokens struct {
+	table atomic.Pointer[datafile.Tokens]
+}
 
 // newLiveTokens returns liveTokens that verify with t.
-func newLiveTokens(t *tokenTable) *liveTokens {
+func newLiveTokens(t *datafile.Tokens) *liveTokens {
 	l := new(liveTokens)
 	l.table.Store(t)
 	return l
 }
 
-// VerifyToken verifies token with the current table.
+// VerifyToken verifies token with the current tokens.
 func (l *liveTokens) VerifyToken(ctx context.Context, token string) (*issuefields.Principal, error) {
 	return l.table.Load().VerifyToken(ctx, token)
 }
 
 // login returns the login of token's user or app, or "" for a token that
-// the table does not know.
+// the current tokens do not include.
 func (l *liveTokens) login(token string) string {
-	if e := l.table.Load().entry(token); e != nil {
-		return e.principal.Login
+	if p := l.table.Load().Principal(token); p != nil {
+		return p.Login
 	}
 	return ""
 }

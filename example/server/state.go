@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/standin"
 )
 
@@ -61,7 +62,7 @@ func shownFields(fields []issuefields.Field) []standin.Field {
 // shownRepository returns the repository rd of d's file as the page shows
 // it: its issues of the file, then those that transfers created in it, each
 // with its values or with what became of it.
-func shownRepository(ctx context.Context, d *dataset, rd repositoryData) (standin.Repository, error) {
+func shownRepository(ctx context.Context, d *dataset, rd datafile.Repository) (standin.Repository, error) {
 	repo := standin.Repository{Owner: rd.Owner, Name: rd.Name}
 	var numbers []int64
 	for _, is := range rd.Issues {

@@ -2,12 +2,8 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
-
-	"github.com/issuefields/issuefields"
 )
 
 // A onceLoader is a store that keeps its data between starts, and that
@@ -68,7 +64,7 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 	var loaded *dataset
 	var loadErr error
 	didLoad, err := loadIfEmpty(ctx, s, func() error {
-		loaded, loadErr = loadInto(ctx, d.file, s)
+		loaded, loadErr = d.loadInto(ctx, s, intoEmpty)
 		return loadErr
 	})
 	switch {
@@ -76,43 +72,18 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 		return nil, fmt.Errorf("%s: loading into the empty store: %w; the store may now hold part of the data: empty it before the next start", d.source(), loadErr)
 	case err != nil:
 		return nil, fmt.Errorf("cannot tell whether the store is empty: %w", err)
-	case !didLoad:
-		logger.Info("the store is not empty: serving what it holds, without loading the data file", "data", d.source())
-		return d.over(ctx, s, logger)
+	case didLoad:
+		logger.Info("loaded the data file into the empty store", "data", d.source())
+		return loaded, nil
 	}
-	loaded.name, loaded.loading = d.name, intoEmpty
-	logger.Info("loaded the data file into the empty store", "data", d.source())
-	return loaded, nil
-}
-
-// over returns the dataset that serves s as it is, with the tokens of d. A
-// token's permissions follow each of d's repositories to the repository of s
-// that its current owner and name find, unless an earlier one of d's found it
-// already; a repository of d that s does not have is logged, and no token has
-// permissions in it.
-func (d *dataset) over(ctx context.Context, s Store, logger *slog.Logger) (*dataset, error) {
-	kept := &dataset{name: d.name, file: d.file, store: s, loading: notLoaded}
-	found := make(map[int64]issuefields.Repository) // by the repositories' IDs in d.store
-	var missing []string
-	for _, repo := range d.repos {
-		r, err := findRepository(ctx, s, repo.Owner, repo.Name)
-		if errors.Is(err, issuefields.ErrNotFound) {
-			missing = append(missing, repo.Owner+"/"+repo.Name)
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("looking up %s/%s in the store: %w", repo.Owner, repo.Name, err)
-		}
-		if slices.ContainsFunc(kept.repos, func(k issuefields.Repository) bool { return k.ID == r.ID }) {
-			continue
-		}
-		found[repo.ID] = r
-		kept.repos = append(kept.repos, r)
+	logger.Info("the store is not empty: serving what it holds, without loading the data file", "data", d.source())
+	over, missing, err := d.Over(ctx, s)
+	if err != nil {
+		return nil, err
 	}
 	if len(missing) > 0 {
 		logger.Warn("repositories of the data file that the store does not have: its tokens have no permissions there",
 			"data", d.source(), "repositories", missing)
 	}
-	kept.tokens = d.tokens.remap(found)
-	return kept, nil
+	return &dataset{name: d.name, file: d.file, store: s, Loaded: over, loading: notLoaded}, nil
 }

@@ -54,7 +54,7 @@ func TestOpenLoadsAnEmptyStore(t *testing.T) {
 	if want := "The store was empty: loaded the built-in demo data into it (-data FILE loads your own)."; !strings.Contains(strings.Join(s.message, "\n"), want) {
 		t.Errorf("the start-up message does not say %q:\n%s", want, strings.Join(s.message, "\n"))
 	}
-	if _, err := findRepository(context.Background(), store, "octo-org", "roadmap"); err != nil {
+	if _, err := store.Snapshot(context.Background(), "octo-org", "roadmap", 1); err != nil {
 		t.Errorf("the opened store does not have the demo data's octo-org/roadmap: %v", err)
 	}
 	if err := s.stop(); err != nil {

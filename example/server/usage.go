@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/datafile"
 )
 
 // stopLine is the last line of the start-up message.
@@ -35,7 +36,7 @@ func printUsage(ctx context.Context, w io.Writer, base, vendor, certFile string,
 	}
 	fmt.Fprintf(tw, "\nTokens (send one as \"Authorization: Bearer TOKEN\"):\n")
 	for _, td := range d.file.Tokens {
-		for i, line := range p.abilities(td.Token, d.tokens.entry(td.Token), d.repos, d.organizations(), now) {
+		for i, line := range p.abilities(td.Token, d.Tokens, d.Repositories, d.organizations(), now) {
 			if i == 0 {
 				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", td.Token, td.Kind, td.Login, line)
 			} else {
@@ -98,7 +99,8 @@ func printData(w io.Writer, d *dataset) {
 	}
 	fmt.Fprintf(w, "\nRepositories:\n")
 	for i, rd := range d.file.Repositories {
-		fmt.Fprintf(w, "  %s/%s\t%s\t%s\n", d.repos[i].Owner, d.repos[i].Name, visibility(d.repos[i]), issueSummary(rd))
+		repo := d.Repositories[i]
+		fmt.Fprintf(w, "  %s/%s\t%s\t%s\n", repo.Owner, repo.Name, visibility(repo), issueSummary(rd))
 	}
 }
 
@@ -111,7 +113,7 @@ func visibility(repo issuefields.Repository) string {
 }
 
 // issueSummary describes the issues of rd and its former names in a line.
-func issueSummary(rd repositoryData) string {
+func issueSummary(rd datafile.Repository) string {
 	var live []string
 	var parts []string
 	for _, is := range rd.Issues {
@@ -128,7 +130,7 @@ func issueSummary(rd repositoryData) string {
 	if len(live) > 0 {
 		parts = append([]string{"issues " + strings.Join(live, ", ")}, parts...)
 	}
-	for _, name := range rd.formerNames() {
+	for _, name := range rd.FormerNames() {
 		parts = append(parts, "formerly "+name)
 	}
 	return strings.Join(parts, "; ")

@@ -1,4 +1,4 @@
-package server
+package datafile
 
 import (
 	"strconv"
@@ -13,17 +13,17 @@ import (
 // and which of its accounts are organizations. What the file does not say is
 // the webhook package's default.
 type fileDirectory struct {
-	issues map[string]issueData      // by issueName
-	repos  map[string]repositoryData // by lower-cased "owner/name"
-	orgs   map[string]bool           // lower-cased logins
+	issues map[string]Issue      // by issueName
+	repos  map[string]Repository // by lower-cased "owner/name"
+	orgs   map[string]bool       // lower-cased logins
 }
 
-var _ webhook.Directory = (*fileDirectory)(nil)
-
-// newDirectory returns the directory of f. An issue that the file transfers
-// is found at the place it was transferred to, as the store has it.
-func newDirectory(f *dataFile) *fileDirectory {
-	d := &fileDirectory{issues: map[string]issueData{}, repos: map[string]repositoryData{}, orgs: map[string]bool{}}
+// Directory returns the webhook.Directory of f, which gives webhook
+// deliveries what the file says and the store does not keep. An issue that
+// the file transfers is found at the place it was transferred to, as the
+// store has it.
+func (f *File) Directory() webhook.Directory {
+	d := &fileDirectory{issues: map[string]Issue{}, repos: map[string]Repository{}, orgs: map[string]bool{}}
 	for _, od := range f.Organizations {
 		d.orgs[strings.ToLower(od.Login)] = true
 	}

@@ -1,17 +1,15 @@
-package server
+package datafile
 
 import (
 	"context"
 	"errors"
-	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/issuefields/issuefields"
 )
 
 // loadDemo returns the demo data, loaded.
-func loadDemo(t *testing.T) *dataset {
+func loadDemo(t *testing.T) *loaded {
 	t.Helper()
 	d, err := load(demoData)
 	if err != nil {
@@ -22,7 +20,7 @@ func loadDemo(t *testing.T) *dataset {
 
 // permissionsIn returns the permissions of p in the repository that
 // owner/name names in d.
-func permissionsIn(t *testing.T, d *dataset, p *issuefields.Principal, owner, name string) issuefields.RepositoryPermissions {
+func permissionsIn(t *testing.T, d *loaded, p *issuefields.Principal, owner, name string) issuefields.RepositoryPermissions {
 	t.Helper()
 	ctx := context.Background()
 	repo, err := findRepository(ctx, d.store, owner, name)
@@ -38,7 +36,7 @@ func permissionsIn(t *testing.T, d *dataset, p *issuefields.Principal, owner, na
 
 func TestVerifyTokenKnown(t *testing.T) {
 	d := loadDemo(t)
-	p, err := d.tokens.VerifyToken(context.Background(), "demo-app-token")
+	p, err := d.Tokens.VerifyToken(context.Background(), "demo-app-token")
 	if err != nil {
 		t.Fatalf("VerifyToken(demo-app-token): %v", err)
 	}
@@ -58,7 +56,7 @@ func TestVerifyTokenKnown(t *testing.T) {
 func TestVerifyTokenRefused(t *testing.T) {
 	d := loadDemo(t)
 	for _, token := range []string{"demo-expired-token", "no-such-token", "demo-writer-token ", "DEMO-WRITER-TOKEN"} {
-		p, err := d.tokens.VerifyToken(context.Background(), token)
+		p, err := d.Tokens.VerifyToken(context.Background(), token)
 		if !errors.Is(err, issuefields.ErrBadCredentials) {
 			t.Errorf("VerifyToken(%q) = %+v, %v; want ErrBadCredentials", token, p, err)
 		}
@@ -70,14 +68,14 @@ func TestVerifyTokenNotYetExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.tokens.VerifyToken(context.Background(), "t"); err != nil {
+	if _, err := d.Tokens.VerifyToken(context.Background(), "t"); err != nil {
 		t.Errorf("VerifyToken of a token that expires in 2999: %v", err)
 	}
 }
 
 func TestPermissionsFollowRenames(t *testing.T) {
 	d := loadDemo(t)
-	p, err := d.tokens.VerifyToken(context.Background(), "demo-writer-token")
+	p, err := d.Tokens.VerifyToken(context.Background(), "demo-writer-token")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,22 +94,5 @@ func TestPermissionsFollowRenames(t *testing.T) {
 	// octo-org/docs before.
 	if got := permissionsIn(t, d, p, "octo-org", "docs"); got != want {
 		t.Errorf("permissions in octo-org/docs = %+v, want %+v", got, want)
-	}
-}
-
-// TestTokenSeesTheOrganizationsOfItsRepositories checks that a token sees
-// the organization that owns a repository it lists, without a permission on
-// the organization's fields, so that the field management routes answer it
-// 403 naming the permission rather than 404; and that a token that lists
-// neither sees no organization.
-func TestTokenSeesTheOrganizationsOfItsRepositories(t *testing.T) {
-	s := startServer(t)
-	fields := s.base + "orgs/octo-org/issue-fields"
-	a := send(t, http.MethodGet, fields, "demo-writer-token", "")
-	if a.status != http.StatusForbidden || !strings.Contains(a.body, "issue_fields") {
-		t.Errorf("GET %s with demo-writer-token = %d %s, want 403 naming issue_fields", fields, a.status, a.body)
-	}
-	if a := send(t, http.MethodGet, fields, "demo-outsider-token", ""); a.status != http.StatusNotFound {
-		t.Errorf("GET %s with demo-outsider-token = %d %s, want 404", fields, a.status, a.body)
 	}
 }

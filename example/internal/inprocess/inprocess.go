@@ -1,10 +1,14 @@
-package server
+// Package inprocess makes requests to the API's handler within the process,
+// as the example's data file does to check its values and the start-up
+// message does to tell what each token may do.
+package inprocess
 
 import (
 	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -12,9 +16,9 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-// quietHandler returns a handler over store and verifier for requests made
-// in the process: with no write limit, log or notifier.
-func quietHandler(store issuefields.Store, verifier issuefields.TokenVerifier) (*issuefields.Handler, error) {
+// Handler returns a handler over store and verifier for requests made in the
+// process: with no write limit, log or notifier.
+func Handler(store issuefields.Store, verifier issuefields.TokenVerifier) (*issuefields.Handler, error) {
 	return issuefields.New(issuefields.Config{
 		Store:       store,
 		Verifier:    verifier,
@@ -23,10 +27,15 @@ func quietHandler(store issuefields.Store, verifier issuefields.TokenVerifier) (
 	})
 }
 
-// reply is a handler's answer to a request made in the process: the status
+// ValuesPath returns the path of the values of issue number of owner/name.
+func ValuesPath(owner, name string, number int64) string {
+	return fmt.Sprintf("/repos/%s/%s/issues/%d/issue-field-values", owner, name, number)
+}
+
+// Reply is a handler's answer to a request made in the process: the status
 // and, for an error, the message and the items of a 422's errors member.
-type reply struct {
-	status  int
+type Reply struct {
+	Status  int    `json:"-"`
 	Message string `json:"message"`
 	Errors  []struct {
 		Field   string `json:"field"`
@@ -35,22 +44,22 @@ type reply struct {
 	} `json:"errors"`
 }
 
-// ask serves a request to h in the process, with token as a bearer token and
+// Ask serves a request to h in the process, with token as a bearer token and
 // body as its JSON body, and returns the answer.
-func ask(ctx context.Context, h http.Handler, method, path, token, body string) reply {
+func Ask(ctx context.Context, h http.Handler, method, path, token, body string) Reply {
 	r, err := http.NewRequestWithContext(ctx, method, path, strings.NewReader(body))
 	if err != nil {
-		return reply{status: http.StatusBadRequest, Message: err.Error()}
+		return Reply{Status: http.StatusBadRequest, Message: err.Error()}
 	}
 	r.Header.Set("Authorization", "Bearer "+token)
 	r.Header.Set("Content-Type", "application/json")
 	w := &recorder{header: http.Header{}}
 	h.ServeHTTP(w, r)
-	var rep reply
+	var rep Reply
 	// A list's array, or the field management routes' errors (strings),
 	// leave the members as they are.
 	_ = json.Unmarshal(w.body.Bytes(), &rep)
-	rep.status = cmp.Or(w.status, http.StatusOK)
+	rep.Status = cmp.Or(w.status, http.StatusOK)
 	return rep
 }
 

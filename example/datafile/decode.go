@@ -1,4 +1,4 @@
-package server
+package datafile
 
 import (
 	"bytes"
@@ -11,37 +11,42 @@ import (
 	"strings"
 )
 
-// decodeStrict decodes data, one JSON object, into f. Besides JSON syntax it
+// Parse decodes data, a data file: one JSON object. Besides JSON syntax it
 // checks what encoding/json would let pass: a key the format does not have
 // (keys match exactly, not regardless of case), a key given twice in one
 // object, a value of the wrong JSON type, null where a string, number or
 // boolean belongs, and a number that is not an integer where an integer
 // belongs. A syntax error is reported with its line and column, any other
 // fault with its path in the file, such as repositories[0].issues[1].number.
-func decodeStrict(data []byte, f *dataFile) error {
+// The rules of the format that are not about JSON are Load's to check.
+func Parse(data []byte) (*File, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	err := dec.Decode(&raw)
 	var syntax *json.SyntaxError
 	switch {
 	case err == io.EOF:
-		return errors.New("the file holds no JSON object")
+		return nil, errors.New("the file holds no JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("the file ends before its JSON object does")
+		return nil, errors.New("the file ends before its JSON object does")
 	case errors.As(err, &syntax):
-		return fmt.Errorf("%s: %w", position(data, syntax.Offset), err)
+		return nil, fmt.Errorf("%s: %w", position(data, syntax.Offset), err)
 	case err != nil:
-		return err
+		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%s: data after the end of the top-level object", position(data, dec.InputOffset()))
+		return nil, fmt.Errorf("%s: data after the end of the top-level object", position(data, dec.InputOffset()))
 	}
 	shape := json.NewDecoder(bytes.NewReader(raw))
 	shape.UseNumber()
-	if err := checkValue(shape, reflect.TypeFor[dataFile](), ""); err != nil {
-		return err
+	if err := checkValue(shape, reflect.TypeFor[File](), ""); err != nil {
+		return nil, err
 	}
-	return json.Unmarshal(raw, f)
+	f := new(File)
+	if err := json.Unmarshal(raw, f); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // position returns the line and column of the last byte of data[:end]: the
@@ -56,7 +61,7 @@ func position(data []byte, end int64) string {
 
 // checkValue reads the next JSON value from dec, which holds valid JSON with
 // numbers as json.Number, and checks that it fits Go type t, one of the types
-// of dataFile. path is the value's place in the file, "" for the top level.
+// of File. path is the value's place in the file, "" for the top level.
 // A json.RawMessage fits any value: the handler checks it when it is used.
 func checkValue(dec *json.Decoder, t reflect.Type, path string) error {
 	tok, err := dec.Token()
@@ -108,7 +113,7 @@ func checkValue(dec *json.Decoder, t reflect.Type, path string) error {
 	return nil
 }
 
-// jsonKinds names the JSON values that each kind of Go type of dataFile is
+// jsonKinds names the JSON values that each kind of Go type of File is
 // decoded from.
 var jsonKinds = map[reflect.Kind]string{
 	reflect.String: "a string", reflect.Bool: "true or false", reflect.Int64: "an integer",

@@ -1,4 +1,4 @@
-package server
+package datafile
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func jsonBlocks(markdown string) []string {
 func TestDocShowsDemoData(t *testing.T) {
 	blocks := jsonBlocks(dataFileSection(t, "## Demo data"))
 	if len(blocks) != 1 || blocks[0] != string(demoData) {
-		t.Errorf("the section Demo data of docs/data-file.md does not show example/server/demo.json as it is")
+		t.Errorf("the section Demo data of docs/data-file.md does not show example/datafile/demo.json as it is")
 	}
 }
 

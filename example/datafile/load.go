@@ -1,110 +1,57 @@
-package server
+package datafile
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/issuefields/issuefields"
-	"github.com/issuefields/issuefields/memstore"
+	"github.com/issuefields/issuefields/storetest"
 )
 
-// A dataset is a loaded data file: the store and the token table that serve
-// it, and what the start-up message shows of it.
-type dataset struct {
-	// name is the name of the data file as the command line gave it, or ""
-	// for the built-in demo data.
-	name   string
-	file   *dataFile
+// Store is a store that a data file is loaded into.
+type Store interface {
+	issuefields.Store
+	storetest.Seeder
+}
+
+// Loaded is what a data file gives the server that serves a store: the
+// file's tokens, whose permissions name the store's repositories, and the
+// file's repositories as the store knows them.
+type Loaded struct {
+	// Tokens verify the tokens of the file.
+	Tokens *Tokens
+	// Repositories are the file's repositories, in its order, as the store
+	// knows them. After Over, they are only those that the store has.
+	Repositories []issuefields.Repository
+}
+
+// A loader loads one data file into one store.
+type loader struct {
+	file   *File
 	store  Store
-	tokens *tokenTable
-	// repos are the file's repositories, in its order, as the store knows
-	// them; when the file was not loaded into the store, only those that
-	// the store has.
-	repos []issuefields.Repository
-	// loading says how the file's data reached the store.
-	loading loading
+	tokens *Tokens
+	repos  []issuefields.Repository
 }
 
-// A loading says how a data file's data reached the store that serves it.
-type loading int
-
-const (
-	// inMemory: the file was loaded into a new in-memory store, as at every
-	// start of go run ./example.
-	inMemory loading = iota
-	// intoEmpty: the file was loaded into a store that was empty.
-	intoEmpty
-	// notLoaded: the store was not empty, so it serves what it held, with
-	// the file's tokens.
-	notLoaded
-)
-
-// demoName is the name of the built-in demo data in error messages.
-const demoName = "demo.json"
-
-// readData loads the data file name, or the built-in demo data if name is
-// empty, into a new memstore.Store. An error begins with the name of the
-// file.
-func readData(name string) (*dataset, error) {
-	data, source := demoData, demoName
-	if name != "" {
-		b, err := os.ReadFile(name)
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s: %w", name, pe.Err)
-		}
-		if err != nil {
-			return nil, err
-		}
-		data, source = b, name
-	}
-	d, err := load(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	d.name = name
-	return d, nil
-}
-
-// source names d's data file for messages: its name, or the demo data's.
-func (d *dataset) source() string {
-	if d.name == "" {
-		return demoName
-	}
-	return d.name
-}
-
-// load builds the store and token table that data, a data file, describes,
-// in a new memstore.Store. It refuses a file that breaks a rule of the format
-// with an error that names the place in the file and the rule.
-func load(data []byte) (*dataset, error) {
-	var f dataFile
-	if err := decodeStrict(data, &f); err != nil {
-		return nil, err
-	}
-	return loadInto(context.Background(), &f, memstore.New())
-}
-
-// loadInto loads f into s, an empty store, and builds f's token table over
-// s. It stops at the first rule that f breaks, and returns an error that
-// names the place in the file and the rule; s may then hold part of f.
-func loadInto(ctx context.Context, f *dataFile, s Store) (*dataset, error) {
-	d := &dataset{file: f, store: s, tokens: newTokenTable()}
-	steps := []func(context.Context) error{d.addOrganizations, d.addRepositories, d.addIssues, d.addValues, d.moveIssues, d.addTokens}
+// Load loads f into s, an empty store, and returns f's tokens over s. It
+// checks every rule of the format that Parse does not, and stops at the
+// first that f breaks, with an error that names the place in the file and
+// the rule; s may then hold part of f. Loading into a new memstore.Store
+// fails only where f breaks a rule.
+func Load(ctx context.Context, f *File, s Store) (*Loaded, error) {
+	l := &loader{file: f, store: s, tokens: newTokens()}
+	steps := []func(context.Context) error{l.addOrganizations, l.addRepositories, l.addIssues, l.addValues, l.moveIssues, l.addTokens}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
 	}
-	return d, nil
+	return &Loaded{Tokens: l.tokens, Repositories: l.repos}, nil
 }
 
 // findRepository returns the repository that owner/name names now or named
@@ -121,10 +68,10 @@ const maxFields = 25
 // addOrganizations adds the organizations and their fields to the store. The
 // fields must pass issuefields.ValidateFields, one at a time, so that an
 // error names the field at fault.
-func (d *dataset) addOrganizations(context.Context) error {
-	for i, o := range d.file.Organizations {
+func (l *loader) addOrganizations(context.Context) error {
+	for i, o := range l.file.Organizations {
 		at := fmt.Sprintf("organizations[%d]", i)
-		if err := d.store.AddOrganization(o.Login); err != nil {
+		if err := l.store.AddOrganization(o.Login); err != nil {
 			return fmt.Errorf("%s.login: %w", at, err)
 		}
 		var fields []issuefields.Field
@@ -141,7 +88,7 @@ func (d *dataset) addOrganizations(context.Context) error {
 			if err := issuefields.ValidateFields(fields); err != nil {
 				return fmt.Errorf("%s: %s", at, strings.ReplaceAll(err.Error(), "\n", "; "))
 			}
-			if err := d.store.AddField(o.Login, f); err != nil {
+			if err := l.store.AddField(o.Login, f); err != nil {
 				return fmt.Errorf("%s: %w", at, err)
 			}
 		}
@@ -152,8 +99,8 @@ func (d *dataset) addOrganizations(context.Context) error {
 // addRepositories adds the repositories to the store under their first
 // names and moves each through the names it had to its current one: a
 // transfer where the owner changes, a rename where the name does.
-func (d *dataset) addRepositories(ctx context.Context) error {
-	for i, rd := range d.file.Repositories {
+func (l *loader) addRepositories(ctx context.Context) error {
+	for i, rd := range l.file.Repositories {
 		at := fmt.Sprintf("repositories[%d]", i)
 		switch {
 		case strings.Contains(rd.Owner, "/"):
@@ -166,9 +113,9 @@ func (d *dataset) addRepositories(ctx context.Context) error {
 				return fmt.Errorf("%s.renamed_from[%d]: %q is not a former name; want \"name\", or \"owner/name\" for a name under another owner", at, k, former)
 			}
 		}
-		names := append(rd.formerNames(), rd.Owner+"/"+rd.Name)
+		names := append(rd.FormerNames(), rd.Owner+"/"+rd.Name)
 		owner, name, _ := strings.Cut(names[0], "/")
-		if _, err := d.store.AddRepository(owner, name, rd.Private); err != nil {
+		if _, err := l.store.AddRepository(owner, name, rd.Private); err != nil {
 			return fmt.Errorf("%s: %w", at, err)
 		}
 		for k := 1; k < len(names); k++ {
@@ -176,37 +123,37 @@ func (d *dataset) addRepositories(ctx context.Context) error {
 			if k < len(rd.RenamedFrom) {
 				where = fmt.Sprintf("%s.renamed_from[%d]", at, k)
 			}
-			if err := d.move(names[k-1], names[k]); err != nil {
+			if err := l.move(names[k-1], names[k]); err != nil {
 				return fmt.Errorf("%s: %w", where, err)
 			}
 		}
 	}
 	// A later repository may have taken over a name, so the file's
 	// repositories are looked up once all are added.
-	for i, rd := range d.file.Repositories {
-		repo, err := findRepository(ctx, d.store, rd.Owner, rd.Name)
+	for i, rd := range l.file.Repositories {
+		repo, err := findRepository(ctx, l.store, rd.Owner, rd.Name)
 		if err != nil {
 			return fmt.Errorf("repositories[%d]: %w", i, err)
 		}
-		d.repos = append(d.repos, repo)
+		l.repos = append(l.repos, repo)
 	}
 	return nil
 }
 
 // move gives the repository called from, "owner/name", the name to: it
 // transfers the repository to the new owner, then renames it there.
-func (d *dataset) move(from, to string) error {
+func (l *loader) move(from, to string) error {
 	fromOwner, fromName, _ := strings.Cut(from, "/")
 	toOwner, toName, _ := strings.Cut(to, "/")
 	if !strings.EqualFold(fromOwner, toOwner) {
-		if err := d.store.TransferRepository(fromOwner, fromName, toOwner); err != nil {
+		if err := l.store.TransferRepository(fromOwner, fromName, toOwner); err != nil {
 			return fmt.Errorf("transfer of %s to %s: %w", from, toOwner, err)
 		}
 	}
 	if fromName == toName {
 		return nil
 	}
-	if err := d.store.RenameRepository(toOwner, fromName, toName); err != nil {
+	if err := l.store.RenameRepository(toOwner, fromName, toName); err != nil {
 		return fmt.Errorf("rename of %s/%s to %s: %w", toOwner, fromName, toName, err)
 	}
 	return nil
@@ -216,8 +163,8 @@ func (d *dataset) move(from, to string) error {
 // come next, in addValues, and deletions and transfers last, in moveIssues,
 // so that a transfer may name any repository of the file and moves the
 // issue's values with it.
-func (d *dataset) addIssues(context.Context) error {
-	for i, rd := range d.file.Repositories {
+func (l *loader) addIssues(context.Context) error {
+	for i, rd := range l.file.Repositories {
 		for j, is := range rd.Issues {
 			at := fmt.Sprintf("repositories[%d].issues[%d]", i, j)
 			switch {
@@ -228,7 +175,7 @@ func (d *dataset) addIssues(context.Context) error {
 			case is.State != "" && is.State != "open" && is.State != "closed":
 				return fmt.Errorf("%s.state: %q is not open or closed", at, is.State)
 			}
-			if err := d.store.AddIssue(d.repos[i].Owner, d.repos[i].Name, is.Number); err != nil {
+			if err := l.store.AddIssue(l.repos[i].Owner, l.repos[i].Name, is.Number); err != nil {
 				return fmt.Errorf("%s.number: %w", at, err)
 			}
 		}
@@ -239,19 +186,19 @@ func (d *dataset) addIssues(context.Context) error {
 // moveIssues deletes and transfers the issues that the file says were
 // deleted or transferred. A transfer creates the issue it moves to, with the
 // values of the issue it moves.
-func (d *dataset) moveIssues(ctx context.Context) error {
+func (l *loader) moveIssues(ctx context.Context) error {
 	taken := make(map[issuefields.IssueKey]bool)
-	for i, rd := range d.file.Repositories {
+	for i, rd := range l.file.Repositories {
 		for _, is := range rd.Issues {
-			taken[issuefields.IssueKey{RepositoryID: d.repos[i].ID, Number: is.Number}] = true
+			taken[issuefields.IssueKey{RepositoryID: l.repos[i].ID, Number: is.Number}] = true
 		}
 	}
-	for i, rd := range d.file.Repositories {
-		repo := d.repos[i]
+	for i, rd := range l.file.Repositories {
+		repo := l.repos[i]
 		for j, is := range rd.Issues {
 			at := fmt.Sprintf("repositories[%d].issues[%d]", i, j)
 			if is.Deleted {
-				if err := d.store.DeleteIssue(repo.Owner, repo.Name, is.Number); err != nil {
+				if err := l.store.DeleteIssue(repo.Owner, repo.Name, is.Number); err != nil {
 					return fmt.Errorf("%s: %w", at, err)
 				}
 			}
@@ -260,7 +207,7 @@ func (d *dataset) moveIssues(ctx context.Context) error {
 				continue
 			}
 			at += ".transferred_to"
-			dst, err := findRepository(ctx, d.store, to.Owner, to.Name)
+			dst, err := findRepository(ctx, l.store, to.Owner, to.Name)
 			if err != nil {
 				return fmt.Errorf("%s: %q is not a repository of the file", at, to.Owner+"/"+to.Name)
 			}
@@ -272,7 +219,7 @@ func (d *dataset) moveIssues(ctx context.Context) error {
 			case len(is.Values) > 0 && !strings.EqualFold(dst.Owner, repo.Owner):
 				return fmt.Errorf("%s: values move with a transferred issue, so an issue with values moves only within its organization %q", at, repo.Owner)
 			}
-			if err := d.store.TransferIssue(repo.Owner, repo.Name, is.Number, dst.Owner, dst.Name, to.Number); err != nil {
+			if err := l.store.TransferIssue(repo.Owner, repo.Name, is.Number, dst.Owner, dst.Name, to.Number); err != nil {
 				return fmt.Errorf("%s: %w", at, err)
 			}
 			taken[key] = true
@@ -290,11 +237,18 @@ var tokenKinds = []issuefields.TokenKind{
 	issuefields.OAuthAppToken,
 }
 
+// scoped reports whether tokens of kind k have OAuth scopes: classic personal
+// access tokens and OAuth app tokens, which see every organization unless
+// they list some.
+func scoped(k issuefields.TokenKind) bool {
+	return k == issuefields.ClassicPersonalAccessToken || k == issuefields.OAuthAppToken
+}
+
 // addTokens fills the token table. A token's repositories are found by any
 // name they have or had and kept by their stable IDs.
-func (d *dataset) addTokens(ctx context.Context) error {
+func (l *loader) addTokens(ctx context.Context) error {
 	index := make(map[*tokenEntry]int)
-	for i, td := range d.file.Tokens {
+	for i, td := range l.file.Tokens {
 		at := fmt.Sprintf("tokens[%d]", i)
 		kind := issuefields.TokenKind(td.Kind)
 		switch {
@@ -315,14 +269,14 @@ func (d *dataset) addTokens(ctx context.Context) error {
 			}
 			e.expiresAt = t
 		}
-		if err := d.addPermissions(ctx, e, td.Repositories, at+".repositories"); err != nil {
+		if err := l.addPermissions(ctx, e, td.Repositories, at+".repositories"); err != nil {
 			return err
 		}
-		if err := d.addOrganizationPermissions(e, td, at); err != nil {
+		if err := l.addOrganizationPermissions(e, td, at); err != nil {
 			return err
 		}
-		if !d.tokens.add(td.Token, e) {
-			return fmt.Errorf("%s.token: the same token as tokens[%d]; each token is listed once", at, index[d.tokens.entry(td.Token)])
+		if !l.tokens.add(td.Token, e) {
+			return fmt.Errorf("%s.token: the same token as tokens[%d]; each token is listed once", at, index[l.tokens.entry(td.Token)])
 		}
 		index[e] = i
 	}
@@ -332,14 +286,14 @@ func (d *dataset) addTokens(ctx context.Context) error {
 // addPermissions gives e the permissions of repos, whose keys are
 // "owner/name", and the sight of their owners. at is the place of repos in
 // the file.
-func (d *dataset) addPermissions(ctx context.Context, e *tokenEntry, repos map[string]permissionsData, at string) error {
+func (l *loader) addPermissions(ctx context.Context, e *tokenEntry, repos map[string]RepositoryPermissions, at string) error {
 	for _, name := range slices.Sorted(maps.Keys(repos)) {
 		where := fmt.Sprintf("%s[%q]", at, name)
 		owner, repoName, ok := strings.Cut(name, "/")
 		if !ok || strings.Contains(repoName, "/") {
 			return fmt.Errorf("%s: want a repository as \"owner/name\"", where)
 		}
-		repo, err := findRepository(ctx, d.store, owner, repoName)
+		repo, err := findRepository(ctx, l.store, owner, repoName)
 		if err != nil {
 			return fmt.Errorf("%s: not a repository of the file", where)
 		}
@@ -368,15 +322,15 @@ func (d *dataset) addPermissions(ctx context.Context, e *tokenEntry, repos map[s
 
 // addOrganizationPermissions gives e the organization permissions and
 // scopes of td, the token at the place at of the file.
-func (d *dataset) addOrganizationPermissions(e *tokenEntry, td tokenData, at string) error {
-	if len(td.Scopes) > 0 && valuesAccept(e.principal.Kind) {
+func (l *loader) addOrganizationPermissions(e *tokenEntry, td Token, at string) error {
+	if len(td.Scopes) > 0 && !scoped(e.principal.Kind) {
 		return fmt.Errorf("%s.scopes: only classic_pat and oauth_app tokens have scopes; give a %s token organizations instead", at, td.Kind)
 	}
 	e.principal.Scopes = slices.Clone(td.Scopes)
-	e.allOrgs = len(td.Organizations) == 0 && !valuesAccept(e.principal.Kind)
+	e.allOrgs = len(td.Organizations) == 0 && scoped(e.principal.Kind)
 	for _, login := range slices.Sorted(maps.Keys(td.Organizations)) {
 		where := fmt.Sprintf("%s.organizations[%q]", at, login)
-		if !slices.ContainsFunc(d.file.Organizations, func(o organizationData) bool { return strings.EqualFold(o.Login, login) }) {
+		if !slices.ContainsFunc(l.file.Organizations, func(o Organization) bool { return strings.EqualFold(o.Login, login) }) {
 			return fmt.Errorf("%s: not an organization of the file", where)
 		}
 		if _, ok := e.orgs[strings.ToLower(login)]; ok {
@@ -406,14 +360,4 @@ func permission(s string) (issuefields.Permission, bool) {
 		return p, true
 	}
 	return "", false
-}
-
-// organizations returns the logins of the file's organizations, in the
-// file's order.
-func (d *dataset) organizations() []string {
-	logins := make([]string, len(d.file.Organizations))
-	for i, od := range d.file.Organizations {
-		logins[i] = od.Login
-	}
-	return logins
 }

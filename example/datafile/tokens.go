@@ -1,4 +1,4 @@
-package server
+package datafile
 
 import (
 	"context"
@@ -9,16 +9,17 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-// A tokenTable is the server's issuefields.TokenVerifier: it knows a fixed set
-// of tokens, each with a kind, a login and permissions per repository. It
-// keeps only the SHA-256 of each token, so a presented token is never compared
-// with a stored one byte by byte: its hash is looked up. It is safe for
-// concurrent use because it does not change after loading.
-type tokenTable struct {
+// Tokens are the tokens of a data file, as an issuefields.TokenVerifier: a
+// fixed set of tokens, each with a kind, a login and permissions per
+// repository and organization. They keep only the SHA-256 of each token, so a
+// presented token is never compared with a stored one byte by byte: its hash
+// is looked up. They are safe for concurrent use because they do not change
+// after loading.
+type Tokens struct {
 	byHash map[[sha256.Size]byte]*tokenEntry
 }
 
-// A tokenEntry is what the table knows about one token: everything but the
+// A tokenEntry is what Tokens know about one token: everything but the
 // token itself.
 type tokenEntry struct {
 	principal issuefields.Principal
@@ -49,14 +50,14 @@ func newTokenEntry(principal issuefields.Principal) *tokenEntry {
 	}
 }
 
-// newTokenTable returns an empty table.
-func newTokenTable() *tokenTable {
-	return &tokenTable{byHash: make(map[[sha256.Size]byte]*tokenEntry)}
+// newTokens returns Tokens that know no token.
+func newTokens() *Tokens {
+	return &Tokens{byHash: make(map[[sha256.Size]byte]*tokenEntry)}
 }
 
 // add adds token with the given entry. It reports false, and adds nothing, if
-// the table already has the token.
-func (t *tokenTable) add(token string, e *tokenEntry) bool {
+// t already hold the token.
+func (t *Tokens) add(token string, e *tokenEntry) bool {
 	h := sha256.Sum256([]byte(token))
 	if _, ok := t.byHash[h]; ok {
 		return false
@@ -66,12 +67,12 @@ func (t *tokenTable) add(token string, e *tokenEntry) bool {
 	return true
 }
 
-// remap returns a table of the same tokens whose permissions follow repos, a
-// map from repository IDs of one store to the repositories of another. A
+// remap returns the same tokens with permissions that follow repos, a map
+// from repository IDs of one store to the repositories of another. A
 // repository whose ID is not in repos is left out of every token's
 // permissions.
-func (t *tokenTable) remap(repos map[int64]issuefields.Repository) *tokenTable {
-	m := newTokenTable()
+func (t *Tokens) remap(repos map[int64]issuefields.Repository) *Tokens {
+	m := newTokens()
 	for h, e := range t.byHash {
 		moved := newTokenEntry(e.principal)
 		moved.expiresAt, moved.orgs, moved.allOrgs = e.expiresAt, e.orgs, e.allOrgs
@@ -87,21 +88,40 @@ func (t *tokenTable) remap(repos map[int64]issuefields.Repository) *tokenTable {
 	return m
 }
 
-// entry returns the entry of token, or nil if the table does not know it.
-func (t *tokenTable) entry(token string) *tokenEntry {
+// entry returns the entry of token, or nil for a token not in t.
+func (t *Tokens) entry(token string) *tokenEntry {
 	return t.byHash[sha256.Sum256([]byte(token))]
 }
 
 // VerifyToken returns the principal of token. It returns
-// issuefields.ErrBadCredentials for a token the table does not know or whose
-// expiry has passed.
-func (t *tokenTable) VerifyToken(_ context.Context, token string) (*issuefields.Principal, error) {
+// issuefields.ErrBadCredentials for a token not in t or whose expiry has
+// passed.
+func (t *Tokens) VerifyToken(_ context.Context, token string) (*issuefields.Principal, error) {
 	e := t.entry(token)
 	// The clock is read only for a token that expires.
 	if e == nil || !e.expiresAt.IsZero() && e.expired(time.Now()) {
 		return nil, issuefields.ErrBadCredentials
 	}
 	return &e.principal, nil
+}
+
+// Principal returns the principal of token whether or not it has expired, or
+// nil for a token not in t.
+func (t *Tokens) Principal(token string) *issuefields.Principal {
+	if e := t.entry(token); e != nil {
+		return &e.principal
+	}
+	return nil
+}
+
+// Expired reports whether token is refused at now because it has expired,
+// and the time from which it is refused.
+func (t *Tokens) Expired(token string, now time.Time) (bool, time.Time) {
+	e := t.entry(token)
+	if e == nil {
+		return false, time.Time{}
+	}
+	return e.expired(now), e.expiresAt
 }
 
 // expired reports whether the token is refused at now.

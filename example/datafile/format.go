@@ -1,44 +1,45 @@
-package server
+package datafile
 
 import (
 	"encoding/json"
 	"strings"
 )
 
-// dataFile is the format of the server's data: organizations with their
-// issue fields, repositories with their issues and the issues' values, and
-// the access tokens the server accepts.
-type dataFile struct {
-	Organizations []organizationData `json:"organizations"`
-	Repositories  []repositoryData   `json:"repositories"`
-	Tokens        []tokenData        `json:"tokens"`
+// File is a data file, as docs/data-file.md describes it: organizations
+// with their issue fields, repositories with their issues and the issues'
+// values, and the access tokens that the server accepts. Parse and Read
+// decode one, and Load checks the rules that decoding does not.
+type File struct {
+	Organizations []Organization `json:"organizations"`
+	Repositories  []Repository   `json:"repositories"`
+	Tokens        []Token        `json:"tokens"`
 }
 
-// organizationData is an organization and its issue fields, in the order of
+// Organization is an organization and its issue fields, in the order of
 // the API's responses.
-type organizationData struct {
-	Login  string      `json:"login"`
-	Fields []fieldData `json:"fields"`
+type Organization struct {
+	Login  string  `json:"login"`
+	Fields []Field `json:"fields"`
 }
 
-// fieldData is the definition of one issue field.
-type fieldData struct {
-	ID       int64        `json:"id"`
-	Name     string       `json:"name"`
-	DataType string       `json:"data_type"`
-	Options  []optionData `json:"options"`
+// Field is the definition of one issue field.
+type Field struct {
+	ID       int64    `json:"id"`
+	Name     string   `json:"name"`
+	DataType string   `json:"data_type"`
+	Options  []Option `json:"options"`
 }
 
-// optionData is one option of a single_select or multi_select field.
-type optionData struct {
+// Option is one option of a single_select or multi_select field.
+type Option struct {
 	ID    int64  `json:"id"`
 	Name  string `json:"name"`
 	Color string `json:"color"`
 }
 
-// repositoryData is a repository and its issues. A repository whose owner is
+// Repository is a repository and its issues. A repository whose owner is
 // not one of the file's organizations belongs to a user and has no fields.
-type repositoryData struct {
+type Repository struct {
 	Owner   string `json:"owner"`
 	Name    string `json:"name"`
 	Private bool   `json:"private"`
@@ -49,13 +50,13 @@ type repositoryData struct {
 	// "name" for a name under Owner, "owner/name" for a name under another
 	// owner, the repository's before a transfer. Requests that use one of
 	// them are redirected.
-	RenamedFrom []string    `json:"renamed_from"`
-	Issues      []issueData `json:"issues"`
+	RenamedFrom []string `json:"renamed_from"`
+	Issues      []Issue  `json:"issues"`
 }
 
-// formerNames returns the names rd had before, oldest first, each as
+// FormerNames returns the names rd had before, oldest first, each as
 // "owner/name".
-func (rd repositoryData) formerNames() []string {
+func (rd Repository) FormerNames() []string {
 	names := make([]string, len(rd.RenamedFrom))
 	for i, name := range rd.RenamedFrom {
 		if !strings.Contains(name, "/") {
@@ -66,37 +67,37 @@ func (rd repositoryData) formerNames() []string {
 	return names
 }
 
-// issueData is one issue: live with values, deleted, or transferred to
+// Issue is one issue: live with values, deleted, or transferred to
 // another place, which the transfer creates. Its title, state, author and
 // body are what webhook deliveries show of it; the store does not keep them.
-type issueData struct {
-	Number        int64       `json:"number"`
-	Title         string      `json:"title"`
-	State         string      `json:"state"`
-	Author        string      `json:"author"`
-	Body          string      `json:"body"`
-	Values        []valueData `json:"values"`
-	Deleted       bool        `json:"deleted"`
-	TransferredTo *issueRef   `json:"transferred_to"`
+type Issue struct {
+	Number        int64     `json:"number"`
+	Title         string    `json:"title"`
+	State         string    `json:"state"`
+	Author        string    `json:"author"`
+	Body          string    `json:"body"`
+	Values        []Value   `json:"values"`
+	Deleted       bool      `json:"deleted"`
+	TransferredTo *IssueRef `json:"transferred_to"`
 }
 
-// issueRef names an issue of a repository.
-type issueRef struct {
+// IssueRef names an issue of a repository.
+type IssueRef struct {
 	Owner  string `json:"owner"`
 	Name   string `json:"name"`
 	Number int64  `json:"number"`
 }
 
-// valueData is the value of one field on an issue, in the format of the
+// Value is the value of one field on an issue, in the format of the
 // API's add request: an option name for single_select, an array of option
 // names for multi_select, a number, a "YYYY-MM-DD" string or a string.
-type valueData struct {
+type Value struct {
 	FieldID int64           `json:"field_id"`
 	Value   json.RawMessage `json:"value"`
 }
 
-// tokenData is one access token the server accepts.
-type tokenData struct {
+// Token is one access token that the server accepts.
+type Token struct {
 	Token string `json:"token"`
 	// Kind is one of the issuefields.TokenKind values.
 	Kind  string `json:"kind"`
@@ -106,26 +107,26 @@ type tokenData struct {
 	ExpiresAt string `json:"expires_at"`
 	// Repositories are the token's permissions by "owner/name". The token
 	// sees these repositories and no other private one.
-	Repositories map[string]permissionsData `json:"repositories"`
+	Repositories map[string]RepositoryPermissions `json:"repositories"`
 	// Organizations are the token's organization permissions by login, for
 	// the field management routes. The token sees these organizations; a
 	// classic or OAuth app token that lists none sees every organization.
-	Organizations map[string]organizationPermissionsData `json:"organizations"`
+	Organizations map[string]OrganizationPermissions `json:"organizations"`
 	// Scopes are the OAuth scopes of a classic or OAuth app token, such as
 	// "read:org", "admin:org", "admin:org_hook" and "admin:repo_hook".
 	Scopes []string `json:"scopes"`
 }
 
-// organizationPermissionsData is what a token may do in one organization. An
+// OrganizationPermissions is what a token may do in one organization. An
 // empty permission means none.
-type organizationPermissionsData struct {
+type OrganizationPermissions struct {
 	IssueFields       string `json:"issue_fields"`
 	OrganizationHooks string `json:"organization_hooks"`
 }
 
-// permissionsData is what a token may do in one repository. An empty
+// RepositoryPermissions is what a token may do in one repository. An empty
 // permission means none.
-type permissionsData struct {
+type RepositoryPermissions struct {
 	Issues          string `json:"issues"`
 	PullRequests    string `json:"pull_requests"`
 	Push            bool   `json:"push"`
