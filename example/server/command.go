@@ -179,13 +179,14 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	var tools http.Handler
 	record := func(h http.Handler) http.Handler { return h }
 	if opts.tools {
+		page := pageSource(d, hooks)
 		tools = standin.New(standin.Config{
 			AdminToken: opts.adminToken,
 			Hosts:      opts.hosts(ln.Addr().String()),
 			Journal:    journal,
 			Reset:      c.newResetter(d, opts, tokens, fresh, journal).reset,
-			State:      pageState(d),
-			Redeliver:  redeliverer(d, hooks),
+			State:      page.State,
+			Redeliver:  page.Redeliver,
 			Closing:    closing,
 			Logger:     logger,
 		})

@@ -8,10 +8,11 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/fieldvalue"
+	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -24,7 +25,7 @@ import (
 func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logger *slog.Logger) (hooks *webhook.Notifier, n issuefields.Notifier, err error) {
 	var store webhook.Store = d.store
 	if changed != nil {
-		store = deliveryTeller{Store: d.store, changed: changed}
+		store = standin.TellDeliveries(d.store, changed)
 	}
 	hooks, err = webhook.New(webhook.Options{
 		Store:     store,
@@ -104,34 +105,9 @@ func logEvents(logger *slog.Logger) issuefields.Notifier {
 		}
 		for _, c := range e.Changes {
 			attrs = append(attrs, slog.Group("field_"+strconv.FormatInt(c.Field.ID, 10),
-				"before", shownValue(c.Field, c.Before), "after", shownValue(c.Field, c.After)))
+				"before", fieldvalue.Shown(c.Field, c.Before), "after", fieldvalue.Shown(c.Field, c.After)))
 		}
 		logger.LogAttrs(ctx, slog.LevelDebug, "event", attrs...)
 		return nil
 	})
-}
-
-// shownValue returns v, a value of field f, as a log line shows it: the
-// text, number or date, the names of the selected options joined by ",", or
-// "none" for nil.
-func shownValue(f issuefields.Field, v *issuefields.Value) any {
-	switch {
-	case v == nil:
-		return "none"
-	case f.DataType == issuefields.DataTypeNumber:
-		return v.Number
-	case f.DataType == issuefields.DataTypeDate:
-		return v.Date
-	case f.DataType == issuefields.DataTypeText:
-		return v.Text
-	}
-	var names []string
-	for _, o := range f.Options {
-		for _, id := range v.OptionIDs {
-			if o.ID == id {
-				names = append(names, o.Name)
-			}
-		}
-	}
-	return strings.Join(names, ",")
 }

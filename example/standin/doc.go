@@ -12,6 +12,10 @@
 // request whose Origin is another site's, or whose Host does not name the
 // server (DNS rebinding), and changes nothing on a GET.
 //
+// A [Source] gives the page its state, read from a store that holds the
+// data and the hooks with their deliveries, and sends the deliveries that
+// the page's buttons redeliver.
+//
 // A [Journal] records the API's requests in a bounded ring, in memory, with
 // no token and no secret in them.
 package standin

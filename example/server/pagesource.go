@@ -1,0 +1,31 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/issuefields/issuefields/example/standin"
+	"github.com/issuefields/issuefields/webhook"
+)
+
+// pageSource returns the source of the page of the tools: d's store, with
+// the organizations of d's data file and the file's repositories, each
+// with its issues of the file, then those that transfers created in it;
+// hooks sends the page's redeliveries.
+func pageSource(d *dataset, hooks *webhook.Notifier) standin.Source {
+	src := standin.Source{Store: d.store, Notifier: hooks, Organizations: d.organizations()}
+	for _, rd := range d.file.Repositories {
+		repo := standin.RepositoryIssues{Owner: rd.Owner, Name: rd.Name}
+		for _, is := range rd.Issues {
+			repo.Issues = append(repo.Issues, is.Number)
+		}
+		for _, other := range d.file.Repositories {
+			for _, is := range other.Issues {
+				if to := is.TransferredTo; to != nil && strings.EqualFold(to.Owner, rd.Owner) && strings.EqualFold(to.Name, rd.Name) {
+					repo.Issues = append(repo.Issues, to.Number)
+				}
+			}
+		}
+		src.Repositories = append(src.Repositories, repo)
+	}
+	return src
+}
