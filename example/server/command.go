@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/metrics"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/storetest"
@@ -217,7 +218,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if debugURL != "" {
 		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, metrics on %[1]s/metrics, counters on %[1]s/debug/vars\n", debugURL)
 	}
-	if err := printUsage(ctx, stdout, base, opts.vendor, opts.tlsCert, d); err != nil {
+	if err := banner.Print(ctx, stdout, base, opts.vendor, opts.tlsCert, d.shown()); err != nil {
 		logger.Error("cannot print the start-up message", "err", err)
 	}
 

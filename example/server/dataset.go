@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/memstore"
 )
@@ -18,22 +19,8 @@ type dataset struct {
 	store Store
 	*datafile.Loaded
 	// loading says how the file's data reached the store.
-	loading loading
+	loading banner.Loading
 }
-
-// A loading says how a data file's data reached the store that serves it.
-type loading int
-
-const (
-	// inMemory: the file was loaded into a new in-memory store, as at every
-	// start of go run ./example.
-	inMemory loading = iota
-	// intoEmpty: the file was loaded into a store that was empty.
-	intoEmpty
-	// notLoaded: the store was not empty, so it serves what it held, with
-	// the file's tokens.
-	notLoaded
-)
 
 // demoName is the name of the built-in demo data in messages.
 const demoName = "demo.json"
@@ -49,7 +36,7 @@ func readData(ctx context.Context, name string) (*dataset, error) {
 	} else if read.file, err = datafile.Read(name); err != nil {
 		return nil, err
 	}
-	d, err := read.loadInto(ctx, memstore.New(), inMemory)
+	d, err := read.loadInto(ctx, memstore.New(), banner.InMemory)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", read.source(), err)
 	}
@@ -58,7 +45,7 @@ func readData(ctx context.Context, name string) (*dataset, error) {
 
 // loadInto returns the dataset of d's data file loaded into s, an empty
 // store, in the way how.
-func (d *dataset) loadInto(ctx context.Context, s Store, how loading) (*dataset, error) {
+func (d *dataset) loadInto(ctx context.Context, s Store, how banner.Loading) (*dataset, error) {
 	loaded, err := datafile.Load(ctx, d.file, s)
 	if err != nil {
 		return nil, err
@@ -82,4 +69,9 @@ func (d *dataset) organizations() []string {
 		logins[i] = od.Login
 	}
 	return logins
+}
+
+// shown returns d as the start-up message shows it.
+func (d *dataset) shown() *banner.Data {
+	return &banner.Data{Name: d.name, File: d.file, Store: d.store, Loaded: d.Loaded, Loading: d.loading}
 }

@@ -13,9 +13,10 @@
 // package datafile reads it), or built-in demo data. A data file that breaks
 // a rule stops it at start-up with the file's name, the place in the file
 // and the rule. Once it listens it prints the address, the data, the tokens
-// and what each may do, and curl commands to try. It logs one line per
-// request, as text or JSON (-log-format), and stops gracefully when its
-// context is done: on SIGINT or SIGTERM under [Command.Main].
+// and what each may do, and curl commands to try (the package banner writes
+// them). It logs one line per request, as text or JSON (-log-format), and
+// stops gracefully when its context is done: on SIGINT or SIGTERM under
+// [Command.Main].
 //
 // A store that keeps its data between starts, such as pgstore.Store, gets the
 // data file only while it is empty: from then on the server serves what the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/memstore"
@@ -97,7 +98,7 @@ func (r *resetter) reload(ctx context.Context) (*dataset, error) {
 		}
 		return nil, fmt.Errorf("emptying the store: %w", err)
 	}
-	d, err := r.data.loadInto(ctx, r.data.store, intoEmpty)
+	d, err := r.data.loadInto(ctx, r.data.store, banner.IntoEmpty)
 	if err != nil {
 		return nil, fmt.Errorf("loading the data file again: %w", err)
 	}

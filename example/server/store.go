@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+
+	"github.com/issuefields/issuefields/example/banner"
 )
 
 // A onceLoader is a store that keeps its data between starts, and that
@@ -64,7 +66,7 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 	var loaded *dataset
 	var loadErr error
 	didLoad, err := loadIfEmpty(ctx, s, func() error {
-		loaded, loadErr = d.loadInto(ctx, s, intoEmpty)
+		loaded, loadErr = d.loadInto(ctx, s, banner.IntoEmpty)
 		return loadErr
 	})
 	switch {
@@ -85,5 +87,5 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 		logger.Warn("repositories of the data file that the store does not have: its tokens have no permissions there",
 			"data", d.source(), "repositories", missing)
 	}
-	return &dataset{name: d.name, file: d.file, store: s, Loaded: over, loading: notLoaded}, nil
+	return &dataset{name: d.name, file: d.file, store: s, Loaded: over, loading: banner.NotLoaded}, nil
 }

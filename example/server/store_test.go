@@ -198,25 +198,6 @@ func TestCommandFlags(t *testing.T) {
 	}
 }
 
-func TestHeadline(t *testing.T) {
-	for _, tt := range []struct {
-		name    string
-		loading loading
-		want    string
-	}{
-		{"", inMemory, "Serving the built-in demo data (-data FILE serves your own)."},
-		{"data.json", inMemory, "Serving the data of data.json."},
-		{"", intoEmpty, "The store was empty: loaded the built-in demo data into it (-data FILE loads your own)."},
-		{"data.json", intoEmpty, "The store was empty: loaded the data of data.json into it."},
-		{"", notLoaded, "The store was not empty, so the built-in demo data was not loaded: serving what the store holds, with the demo data's tokens."},
-		{"data.json", notLoaded, "The store was not empty, so the data of data.json was not loaded: serving what the store holds, with the tokens of data.json."},
-	} {
-		if got := headline(&dataset{name: tt.name, loading: tt.loading}); got != tt.want {
-			t.Errorf("headline(%q, %d) = %q, want %q", tt.name, tt.loading, got, tt.want)
-		}
-	}
-}
-
 // onceStore is a fakeStore that decides in LoadIfEmpty, which it counts,
 // whether to load.
 type onceStore struct {

@@ -1,23 +1,30 @@
-package server
+package banner
 
 import (
-	"os"
-	"path/filepath"
+	"context"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/issuefields/issuefields/example/datafile"
 )
 
-// tokenLines returns the lines of the start-up message's Tokens section,
-// with the runs of spaces that align its columns made single spaces.
-func tokenLines(t *testing.T, s *running) []string {
+// tokenLines returns the lines of the Tokens section of d's start-up
+// message, with the runs of spaces that align its columns made single
+// spaces.
+func tokenLines(t *testing.T, d *Data) []string {
 	t.Helper()
-	i := slices.IndexFunc(s.message, func(line string) bool { return strings.HasPrefix(line, "Tokens (") })
+	var out strings.Builder
+	if err := Print(context.Background(), &out, "http://127.0.0.1:8080", "Service", "", d); err != nil {
+		t.Fatal(err)
+	}
+	message := strings.Split(out.String(), "\n")
+	i := slices.IndexFunc(message, func(line string) bool { return strings.HasPrefix(line, "Tokens (") })
 	if i < 0 {
-		t.Fatalf("the start-up message has no Tokens section:\n%s", strings.Join(s.message, "\n"))
+		t.Fatalf("the start-up message has no Tokens section:\n%s", out.String())
 	}
 	var lines []string
-	for _, line := range s.message[i+1:] {
+	for _, line := range message[i+1:] {
 		if line == "" {
 			break
 		}
@@ -50,7 +57,7 @@ func TestStartUpMessageSaysWhatEachDemoTokenMay(t *testing.T) {
 		"list the issue fields of octo-org",
 		"demo-expired-token fine_grained_pat former-member expired at 2020-01-01T00:00:00Z: every request is 401 Bad credentials",
 	}
-	if got := tokenLines(t, startServer(t)); !slices.Equal(got, want) {
+	if got := tokenLines(t, demo(t, InMemory)); !slices.Equal(got, want) {
 		t.Errorf("the Tokens section says\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
@@ -59,13 +66,13 @@ func TestStartUpMessageSaysWhatEachDemoTokenMay(t *testing.T) {
 // repository with no live issue to ask about, a token that may write but not
 // list, and an OAuth app token that may manage every organization's fields.
 func TestStartUpMessageOfOtherTokens(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "data.json")
 	data := `{"organizations": [{"login": "o", "fields": [{"id": 1, "name": "Notes", "data_type": "text"}]}],
 	  "repositories": [{"owner": "o", "name": "gone", "issues": [{"number": 1, "deleted": true}]},
 	    {"owner": "o", "name": "r", "private": true, "issues": [{"number": 1}]}],
 	  "tokens": [{"token": "t", "kind": "app_user", "login": "l", "repositories": {"o/r": {"pull_requests": "write", "push": true}}},
 	    {"token": "u", "kind": "oauth_app", "login": "m", "scopes": ["admin:org"]}]}`
-	if err := os.WriteFile(file, []byte(data), 0o600); err != nil {
+	f, err := datafile.Parse([]byte(data))
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -74,7 +81,7 @@ func TestStartUpMessageOfOtherTokens(t *testing.T) {
 		"u oauth_app m a oauth_app token is not accepted by the values routes: they answer 403",
 		"manage the issue fields of o",
 	}
-	if got := tokenLines(t, startServer(t, "-data", file)); !slices.Equal(got, want) {
+	if got := tokenLines(t, load(t, f, InMemory)); !slices.Equal(got, want) {
 		t.Errorf("the Tokens section says\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package banner
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func valuesAccept(k issuefields.TokenKind) bool {
 
 // A prober tells what tokens may do by asking the handler itself, with
 // requests that change nothing, so that the start-up message says what the
-// handler does. It asks an inprocess.Handler of its own over the dataset's
+// handler does. It asks an inprocess.Handler of its own over the data's
 // store and tokens.
 type prober struct {
 	ctx context.Context
@@ -35,15 +35,15 @@ type prober struct {
 }
 
 // newProber returns a prober for d.
-func newProber(ctx context.Context, d *dataset) (*prober, error) {
-	h, err := inprocess.Handler(d.store, d.Tokens)
+func newProber(ctx context.Context, d *Data) (*prober, error) {
+	h, err := inprocess.Handler(d.Store, d.Tokens)
 	if err != nil {
 		return nil, err
 	}
 	p := &prober{ctx: ctx, h: h, live: make(map[int64]int64)}
-	for _, rd := range d.file.Repositories {
+	for _, rd := range d.File.Repositories {
 		for _, is := range liveIssues(rd) {
-			snap, err := d.store.Snapshot(ctx, rd.Owner, rd.Name, is.Number)
+			snap, err := d.Store.Snapshot(ctx, rd.Owner, rd.Name, is.Number)
 			if err != nil || snap.IssueErr != nil || snap.Issue.Repository.ID != snap.Repository.ID || snap.Issue.Number != is.Number {
 				continue
 			}
@@ -121,7 +121,7 @@ func (p *prober) fieldsPhrase(token, org string) string {
 // abilities says what token, one of tokens, may do in each of repos, and
 // with the fields of each of orgs, at now: one line per kind of access, each
 // with the repositories it applies to.
-func (p *prober) abilities(token string, tokens *datafile.Tokens, repos []issuefields.Repository, orgs []string, now time.Time) []string {
+func (p *prober) abilities(token string, tokens *datafile.Tokens, repos []issuefields.Repository, orgs []datafile.Organization, now time.Time) []string {
 	if expired, at := tokens.Expired(token, now); expired {
 		return []string{"expired at " + at.Format(time.RFC3339) + ": every request is 401 Bad credentials"}
 	}
@@ -146,7 +146,7 @@ func (p *prober) abilities(token string, tokens *datafile.Tokens, repos []issuef
 		}
 	}
 	for _, org := range orgs {
-		if phrase := p.fieldsPhrase(token, org); phrase != "" {
+		if phrase := p.fieldsPhrase(token, org.Login); phrase != "" {
 			lines = append(lines, phrase)
 		}
 	}

@@ -1,4 +1,4 @@
-package server
+package banner
 
 import (
 	"context"
@@ -14,16 +14,43 @@ import (
 	"github.com/issuefields/issuefields/example/datafile"
 )
 
+// Data is what a server serves: a data file, the store that serves it, and
+// the file's tokens and repositories over that store.
+type Data struct {
+	// Name is the name of the data file as the command line gave it, or ""
+	// for the built-in demo data.
+	Name  string
+	File  *datafile.File
+	Store issuefields.Store
+	*datafile.Loaded
+	// Loading says how the file's data reached the store.
+	Loading Loading
+}
+
+// A Loading says how a data file's data reached the store that serves it.
+type Loading int
+
+const (
+	// InMemory: the file was loaded into a new in-memory store, as at every
+	// start of go run ./example.
+	InMemory Loading = iota
+	// IntoEmpty: the file was loaded into a store that was empty.
+	IntoEmpty
+	// NotLoaded: the store was not empty, so it serves what it held, with
+	// the file's tokens.
+	NotLoaded
+)
+
 // stopLine is the last line of the start-up message.
 const stopLine = "Stop the server with Ctrl-C."
 
-// printUsage writes the start-up message: the data that d serves, its
-// tokens and what each may do, and curl commands to try against base, the
-// server's address and mount prefix (without a trailing slash). vendor is the
-// word of the API's header names. certFile is the file of -tls-cert, which
-// the curl commands trust, or "". When the store held data of its own, which
-// the data file does not describe, it shows only the tokens.
-func printUsage(ctx context.Context, w io.Writer, base, vendor, certFile string, d *dataset) error {
+// Print writes the start-up message: the data that d serves, its tokens and
+// what each may do, and curl commands to try against base, the server's
+// address and mount prefix (without a trailing slash). vendor is the word of
+// the API's header names. certFile is the file of -tls-cert, which the curl
+// commands trust, or "". When the store held data of its own, which the data
+// file does not describe, it shows only the tokens.
+func Print(ctx context.Context, w io.Writer, base, vendor, certFile string, d *Data) error {
 	now := time.Now()
 	p, err := newProber(ctx, d)
 	if err != nil {
@@ -31,12 +58,12 @@ func printUsage(ctx context.Context, w io.Writer, base, vendor, certFile string,
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\n%s\n", headline(d))
-	if d.loading != notLoaded {
+	if d.Loading != NotLoaded {
 		printData(tw, d)
 	}
 	fmt.Fprintf(tw, "\nTokens (send one as \"Authorization: Bearer TOKEN\"):\n")
-	for _, td := range d.file.Tokens {
-		for i, line := range p.abilities(td.Token, d.Tokens, d.Repositories, d.organizations(), now) {
+	for _, td := range d.File.Tokens {
+		for i, line := range p.abilities(td.Token, d.Tokens, d.Repositories, d.File.Organizations, now) {
 			if i == 0 {
 				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", td.Token, td.Kind, td.Login, line)
 			} else {
@@ -47,7 +74,7 @@ func printUsage(ctx context.Context, w io.Writer, base, vendor, certFile string,
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if d.loading != notLoaded {
+	if d.Loading != NotLoaded {
 		token, exs := d.examples(p)
 		if len(exs) > 0 {
 			fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
@@ -61,29 +88,29 @@ func printUsage(ctx context.Context, w io.Writer, base, vendor, certFile string,
 }
 
 // headline says what the server serves, and whence.
-func headline(d *dataset) string {
-	if d.name == "" {
-		switch d.loading {
-		case intoEmpty:
+func headline(d *Data) string {
+	if d.Name == "" {
+		switch d.Loading {
+		case IntoEmpty:
 			return "The store was empty: loaded the built-in demo data into it (-data FILE loads your own)."
-		case notLoaded:
+		case NotLoaded:
 			return "The store was not empty, so the built-in demo data was not loaded: serving what the store holds, with the demo data's tokens."
 		}
 		return "Serving the built-in demo data (-data FILE serves your own)."
 	}
-	switch d.loading {
-	case intoEmpty:
-		return "The store was empty: loaded the data of " + d.name + " into it."
-	case notLoaded:
-		return "The store was not empty, so the data of " + d.name + " was not loaded: serving what the store holds, with the tokens of " + d.name + "."
+	switch d.Loading {
+	case IntoEmpty:
+		return "The store was empty: loaded the data of " + d.Name + " into it."
+	case NotLoaded:
+		return "The store was not empty, so the data of " + d.Name + " was not loaded: serving what the store holds, with the tokens of " + d.Name + "."
 	}
-	return "Serving the data of " + d.name + "."
+	return "Serving the data of " + d.Name + "."
 }
 
 // printData writes the organizations and repositories of d's data file, as
 // the store knows them.
-func printData(w io.Writer, d *dataset) {
-	for _, o := range d.file.Organizations {
+func printData(w io.Writer, d *Data) {
+	for _, o := range d.File.Organizations {
 		fmt.Fprintf(w, "\nIssue fields of organization %s:\n", o.Login)
 		for _, f := range o.Fields {
 			kind := f.DataType
@@ -98,7 +125,7 @@ func printData(w io.Writer, d *dataset) {
 		}
 	}
 	fmt.Fprintf(w, "\nRepositories:\n")
-	for i, rd := range d.file.Repositories {
+	for i, rd := range d.File.Repositories {
 		repo := d.Repositories[i]
 		fmt.Fprintf(w, "  %s/%s\t%s\t%s\n", repo.Owner, repo.Name, visibility(repo), issueSummary(rd))
 	}

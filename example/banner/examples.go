@@ -1,4 +1,4 @@
-package server
+package banner
 
 import (
 	"encoding/json"
@@ -33,17 +33,17 @@ type example struct {
 // a renamed or transferred repository, a deleted issue and a transferred
 // issue if the data has them. It returns no examples if no repository
 // qualifies. p tells what the tokens may do.
-func (d *dataset) examples(p *prober) (token string, exs []example) {
-	for i, rd := range d.file.Repositories {
+func (d *Data) examples(p *prober) (token string, exs []example) {
+	for i, rd := range d.File.Repositories {
 		repo, live := d.Repositories[i], liveIssues(rd)
 		if len(live) == 0 {
 			continue
 		}
-		snap, err := d.store.Snapshot(p.ctx, repo.Owner, repo.Name, live[0].Number)
+		snap, err := d.Store.Snapshot(p.ctx, repo.Owner, repo.Name, live[0].Number)
 		if err != nil || len(snap.Fields) == 0 {
 			continue
 		}
-		for _, td := range d.file.Tokens {
+		for _, td := range d.File.Tokens {
 			if p.access(td.Token, repo).mayWrite() {
 				return td.Token, d.requests(p, td.Token, rd, repo, snap.Fields)
 			}
@@ -66,7 +66,7 @@ func liveIssues(rd datafile.Repository) []datafile.Issue {
 
 // requests returns the examples for token on repo, whose file entry is rd
 // and whose organization has fields.
-func (d *dataset) requests(p *prober, token string, rd datafile.Repository, repo issuefields.Repository, fields []issuefields.Field) []example {
+func (d *Data) requests(p *prober, token string, rd datafile.Repository, repo issuefields.Repository, fields []issuefields.Field) []example {
 	live := liveIssues(rd)
 	shown, target := live[0], live[0]
 	if i := slices.IndexFunc(live, func(is datafile.Issue) bool { return len(is.Values) > 0 }); i >= 0 {
@@ -118,9 +118,9 @@ func (d *dataset) requests(p *prober, token string, rd datafile.Repository, repo
 // oddities returns examples of a renamed or transferred repository, a
 // deleted issue and a transferred issue, the first of each in the file that
 // token may list.
-func (d *dataset) oddities(p *prober, token string) []example {
+func (d *Data) oddities(p *prober, token string) []example {
 	var renamed, deleted, transferred *example
-	for i, rd := range d.file.Repositories {
+	for i, rd := range d.File.Repositories {
 		repo := d.Repositories[i]
 		if !p.access(token, repo).mayList() {
 			continue
@@ -128,7 +128,7 @@ func (d *dataset) oddities(p *prober, token string) []example {
 		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
 			former := rd.FormerNames()
 			owner, name, _ := strings.Cut(former[len(former)-1], "/")
-			if snap, err := d.store.Snapshot(p.ctx, owner, name, 1); err == nil && snap.Repository.ID == repo.ID {
+			if snap, err := d.Store.Snapshot(p.ctx, owner, name, 1); err == nil && snap.Repository.ID == repo.ID {
 				moved := "renamed"
 				if !strings.EqualFold(owner, repo.Owner) {
 					moved = "transferred"
@@ -149,7 +149,7 @@ func (d *dataset) oddities(p *prober, token string) []example {
 				}
 			case is.TransferredTo != nil && transferred == nil:
 				to := is.TransferredTo
-				snap, err := d.store.Snapshot(p.ctx, to.Owner, to.Name, 1)
+				snap, err := d.Store.Snapshot(p.ctx, to.Owner, to.Name, 1)
 				dst := snap.Repository
 				if err != nil || !p.access(token, dst).mayList() {
 					continue
