@@ -301,17 +301,17 @@ func (l *loader) addPermissions(ctx context.Context, e *tokenEntry, repos map[st
 			return fmt.Errorf("%s: the token already lists %s/%s under another name", where, repo.Owner, repo.Name)
 		}
 		p := repos[name]
-		issues, ok := permission(p.Issues)
-		if !ok {
-			return fmt.Errorf("%s.issues: unknown permission %q; want none, read or write", where, p.Issues)
+		issues, err := permission(where, "issues", p.Issues)
+		if err != nil {
+			return err
 		}
-		pulls, ok := permission(p.PullRequests)
-		if !ok {
-			return fmt.Errorf("%s.pull_requests: unknown permission %q; want none, read or write", where, p.PullRequests)
+		pulls, err := permission(where, "pull_requests", p.PullRequests)
+		if err != nil {
+			return err
 		}
-		hooks, ok := permission(p.RepositoryHooks)
-		if !ok {
-			return fmt.Errorf("%s.repository_hooks: unknown permission %q; want none, read or write", where, p.RepositoryHooks)
+		hooks, err := permission(where, "repository_hooks", p.RepositoryHooks)
+		if err != nil {
+			return err
 		}
 		e.repos[repo.ID] = issuefields.RepositoryPermissions{Visible: true, Issues: issues, PullRequests: pulls, Push: p.Push,
 			RepositoryHooks: hooks}
@@ -337,27 +337,28 @@ func (l *loader) addOrganizationPermissions(e *tokenEntry, td Token, at string) 
 			return fmt.Errorf("%s: the token already lists this organization in another case", where)
 		}
 		op := td.Organizations[login]
-		fields, ok := permission(op.IssueFields)
-		if !ok {
-			return fmt.Errorf("%s.issue_fields: unknown permission %q; want none, read or write", where, op.IssueFields)
+		fields, err := permission(where, "issue_fields", op.IssueFields)
+		if err != nil {
+			return err
 		}
-		hooks, ok := permission(op.OrganizationHooks)
-		if !ok {
-			return fmt.Errorf("%s.organization_hooks: unknown permission %q; want none, read or write", where, op.OrganizationHooks)
+		hooks, err := permission(where, "organization_hooks", op.OrganizationHooks)
+		if err != nil {
+			return err
 		}
 		e.orgs[strings.ToLower(login)] = issuefields.OrganizationPermissions{Visible: true, IssueFields: fields, OrganizationHooks: hooks}
 	}
 	return nil
 }
 
-// permission returns the permission that s names; the empty string names
-// none. It reports false for anything else.
-func permission(s string) (issuefields.Permission, bool) {
+// permission returns the permission s that the member member of the place
+// at of the file gives: none (also for ""), read or write; another word is an
+// error naming the place.
+func permission(at, member, s string) (issuefields.Permission, error) {
 	switch p := issuefields.Permission(s); p {
 	case "":
-		return issuefields.PermissionNone, true
+		return issuefields.PermissionNone, nil
 	case issuefields.PermissionNone, issuefields.PermissionRead, issuefields.PermissionWrite:
-		return p, true
+		return p, nil
 	}
-	return "", false
+	return "", fmt.Errorf("%s.%s: unknown permission %q; want none, read or write", at, member, s)
 }
