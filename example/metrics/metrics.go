@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/issuefields/issuefields/example/internal/statuswriter"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -75,14 +76,15 @@ func (m *Metrics) Count(h http.Handler) http.Handler {
 		m.inFlight.Inc()
 		defer m.inFlight.Dec()
 		route, start := m.routes.name(r), time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		sw := statuswriter.New(w)
 		h.ServeHTTP(sw, r)
+		status := sw.Status()
 		m.durations.WithLabelValues(route).Observe(time.Since(start).Seconds())
-		m.requests.WithLabelValues(route, strconv.Itoa(sw.status)).Inc()
+		m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 		switch {
-		case sw.status == http.StatusUnprocessableEntity && w.Header().Get("Retry-After") != "":
+		case status == http.StatusUnprocessableEntity && w.Header().Get("Retry-After") != "":
 			m.refusals.Inc()
-		case sw.status == http.StatusInternalServerError || sw.status == http.StatusServiceUnavailable:
+		case status == http.StatusInternalServerError || status == http.StatusServiceUnavailable:
 			m.serverErrors.Inc()
 		}
 	})
@@ -92,27 +94,3 @@ func (m *Metrics) Count(h http.Handler) http.Handler {
 func (m *Metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
-
-// statusWriter is an http.ResponseWriter that notes the status it answers.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-}
-
-// WriteHeader notes the first status written, and writes it.
-func (w *statusWriter) WriteHeader(status int) {
-	if !w.wrote && status >= 200 {
-		w.status, w.wrote = status, true
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// Write notes a status of 200 if none was written, and writes b.
-func (w *statusWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap returns the ResponseWriter, for http.ResponseController.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/issuefields/issuefields/example/internal/statuswriter"
 )
 
 // journalSize is how many requests a Journal keeps: the newest ones.
@@ -114,9 +116,9 @@ func (j *Journal) Record(h http.Handler, login func(token string) string) http.H
 			}
 			r.Body = body
 		}
-		sw := &statusWriter{ResponseWriter: w}
+		sw := statuswriter.New(w)
 		h.ServeHTTP(sw, r)
-		req.Status = sw.status()
+		req.Status = sw.Status()
 		req.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 		if body != nil {
 			req.read, req.BodySize = body.whole()
@@ -186,36 +188,3 @@ func (c *capture) whole() ([]byte, int64) {
 	}
 	return c.kept.Bytes(), c.size
 }
-
-// statusWriter is an http.ResponseWriter that notes the status it answers.
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-// WriteHeader notes the first final status, and writes it.
-func (w *statusWriter) WriteHeader(code int) {
-	if w.code == 0 && code >= 200 {
-		w.code = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Write notes a status of 200 if none was written, and writes b.
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.code == 0 {
-		w.code = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// status returns the status answered: 200 when the handler wrote nothing.
-func (w *statusWriter) status() int {
-	if w.code == 0 {
-		return http.StatusOK
-	}
-	return w.code
-}
-
-// Unwrap returns the ResponseWriter, for http.ResponseController.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
