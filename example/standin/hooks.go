@@ -17,9 +17,9 @@ type Hook struct {
 	// Owner is whose hook it is: an organization's login, or a
 	// repository's owner/name.
 	Owner string
-	// URL is where the hook delivers. The page shows it without a password
-	// and with the values of the query parameters that can carry a token
-	// masked.
+	// URL is where the hook delivers. The page shows it with its user name
+	// and password masked, and the values of the query parameters that can
+	// carry a token.
 	URL         string
 	ContentType string
 	Events      []string
@@ -124,16 +124,4 @@ func indentJSON(doc []byte) (string, bool) {
 		return "", false
 	}
 	return out.String(), true
-}
-
-// shownURL returns the URL raw as the page shows it: without a password, and
-// with the values of the query parameters that can carry a token or a
-// secret masked; a URL that does not parse is masked whole.
-func shownURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return mask
-	}
-	u.RawQuery = maskQuery(u.RawQuery)
-	return u.Redacted()
 }

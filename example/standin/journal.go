@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"sync"
 	"time"
 
@@ -131,35 +130,6 @@ func (j *Journal) Record(h http.Handler, login func(token string) string) http.H
 // isWrite reports whether a request of method may change something.
 func isWrite(method string) bool {
 	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
-}
-
-// maskedQueryKeys are the query parameters that can carry a token or a
-// secret, whose values a Journal masks.
-var maskedQueryKeys = []string{"access_token", "token", "client_secret", "secret"}
-
-// maskQuery returns the query string raw with the values of maskedQueryKeys
-// masked; a query that does not parse is left out whole.
-func maskQuery(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	q, err := url.ParseQuery(raw)
-	if err != nil {
-		return mask
-	}
-	changed := false
-	for _, k := range maskedQueryKeys {
-		if vs, ok := q[k]; ok {
-			for i := range vs {
-				vs[i] = mask
-			}
-			changed = true
-		}
-	}
-	if !changed {
-		return raw
-	}
-	return q.Encode()
 }
 
 // capture is a request body that keeps the first maxBody bytes read from it,

@@ -3,6 +3,7 @@ package standin
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"strings"
 )
 
@@ -50,4 +51,50 @@ func maskValue(v any) (any, bool) {
 		}
 	}
 	return v, masked
+}
+
+// shownURL returns the URL raw as the page shows it: with its user name and
+// password, if it has any, replaced by one mask, since a token is often
+// given as the user name, and with the values of the query parameters that
+// can carry a token or a secret masked; a URL that does not parse is masked
+// whole.
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return mask
+	}
+	if u.User != nil {
+		u.User = url.User(mask)
+	}
+	u.RawQuery = maskQuery(u.RawQuery)
+	return u.String()
+}
+
+// maskedQueryKeys are the query parameters that can carry a token or a
+// secret, whose values a Journal and the page mask.
+var maskedQueryKeys = []string{"access_token", "token", "client_secret", "secret"}
+
+// maskQuery returns the query string raw with the values of maskedQueryKeys
+// masked; a query that does not parse is left out whole.
+func maskQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return mask
+	}
+	changed := false
+	for _, k := range maskedQueryKeys {
+		if vs, ok := q[k]; ok {
+			for i := range vs {
+				vs[i] = mask
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	return q.Encode()
 }

@@ -109,9 +109,10 @@ func TestJournalKeepsTheNewest1000(t *testing.T) {
 	}
 }
 
-// hooked is a Config whose state has one hook, signed, to a URL with a
+// hooked is a Config whose state has two hooks: one signed, to a URL with a
 // password and a token in it, with one delivery whose request was signed and
-// whose response is JSON with a secret in it.
+// whose response is JSON with a secret in it; and one to a URL with a token
+// as its user name and another in its query.
 func hooked() standin.Config {
 	request := standin.Message{
 		Header: http.Header{
@@ -131,6 +132,9 @@ func hooked() standin.Config {
 		ContentType: "json", Events: []string{"issues"}, Active: true, Signed: true,
 		Deliveries: []standin.Delivery{{ID: 42, GUID: "72d3162e-cc78-11e3-81ab-4c9367dc0958", Event: "issues",
 			Action: "field_added", StatusCode: 200, Status: "OK", Request: request, Response: response}},
+	}, {
+		ID: 8, Owner: "octo-org/hello-world", URL: "https://ghp_t0kenAsUser@hooks.example/in?access_token=t0ken2",
+		ContentType: "json", Events: []string{"issues"}, Active: true,
 	}}}
 	return standin.Config{
 		Hosts: []string{"127.0.0.1:8080"},
@@ -149,7 +153,8 @@ func TestPageShowsHooksWithoutSecrets(t *testing.T) {
 		`<section class="hook" id="hook-7">`,
 		`<tr class="delivery" id="delivery-42" data-status="200">`,
 		`<form method="post" action="/_issuefields/hooks/7/deliveries/42/redeliver"><button type="submit" class="redeliver">Redeliver</button></form>`,
-		"https://user:xxxxx@hooks.example/in?token=%2A%2A%2A%2A%2A%2A%2A%2A&amp;x=1",
+		"https://%2A%2A%2A%2A%2A%2A%2A%2A@hooks.example/in?token=%2A%2A%2A%2A%2A%2A%2A%2A&amp;x=1",
+		"https://%2A%2A%2A%2A%2A%2A%2A%2A@hooks.example/in?access_token=%2A%2A%2A%2A%2A%2A%2A%2A",
 		"X-Service-Signature-256: ********", "X-Hub-Signature: ********", "Set-Cookie: ********",
 		"X-Service-Delivery: 72d3162e-cc78-11e3-81ab-4c9367dc0958",
 		// Indented, the members in the order sent, the markup escaped.
@@ -162,7 +167,7 @@ func TestPageShowsHooksWithoutSecrets(t *testing.T) {
 			t.Errorf("the page does not show %q:\n%s", want, page)
 		}
 	}
-	for _, secret := range []string{"pa55word", "t0ken", "0123abcd", "4567ef", "c00kie", "echoed-s3cret"} {
+	for _, secret := range []string{"user:", "pa55word", "t0ken", "ghp_", "0123abcd", "4567ef", "c00kie", "echoed-s3cret"} {
 		if strings.Contains(page, secret) {
 			t.Errorf("the page shows %q:\n%s", secret, page)
 		}
