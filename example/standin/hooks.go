@@ -50,7 +50,7 @@ type Delivery struct {
 // A Message is the headers and body of a delivery's request or response, as
 // recorded. The page shows it with the values of the headers that sign or
 // authorize masked, and a JSON body indented with every "secret" member
-// masked.
+// masked and every "url" member shown as a hook's URL is.
 type Message struct {
 	Header    http.Header
 	Body      []byte
@@ -83,9 +83,9 @@ func masksHeader(name string) bool {
 	return strings.Contains(name, "signature") || strings.Contains(name, "authorization") || strings.Contains(name, "cookie")
 }
 
-// shownBody returns m's body as the page shows it: JSON indented, with every
-// "secret" member masked; so too the payload of a form; anything else as it
-// is.
+// shownBody returns m's body as the page shows it: JSON indented, with its
+// secrets masked as maskValue masks them; so too the payload of a form;
+// anything else as it is.
 func shownBody(m Message) string {
 	if strings.HasPrefix(m.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		if form, err := url.ParseQuery(string(m.Body)); err == nil && form.Has("payload") {
@@ -100,8 +100,8 @@ func shownBody(m Message) string {
 	return string(m.Body)
 }
 
-// indentJSON returns doc, one whole JSON value, indented, with the value of
-// every "secret" member masked, and true; or false when doc is not JSON.
+// indentJSON returns doc, one whole JSON value, indented, with its secrets
+// masked as maskValue masks them, and true; or false when doc is not JSON.
 // The members keep their order unless one had to be masked.
 func indentJSON(doc []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(doc))

@@ -33,8 +33,9 @@ type Request struct {
 	Time       time.Time `json:"time"`
 	DurationMS float64   `json:"duration_ms"`
 	// Body is a write's JSON body, with every "secret" member's value
-	// masked; nil for a read, and for a body that is not JSON or is longer
-	// than 64 KiB, whose size BodySize still gives.
+	// masked and every "url" member shown as the page shows a hook's URL;
+	// nil for a read, and for a body that is not JSON or is longer than 64
+	// KiB, whose size BodySize still gives.
 	Body     json.RawMessage `json:"body,omitempty"`
 	BodySize int64           `json:"body_size,omitempty"`
 

@@ -10,9 +10,9 @@ import (
 // mask is what a secret is replaced with.
 const mask = "********"
 
-// maskSecrets returns the JSON document doc with the value of every member
-// named "secret" (in any case, as encoding/json matches names), at any depth, replaced by "********", or nil when doc is
-// not one whole JSON value, since a secret in it could not be found.
+// maskSecrets returns the JSON document doc with its secrets masked, as
+// maskValue masks them, or nil when doc is not one whole JSON value, since a
+// secret in it could not be found.
 func maskSecrets(doc []byte) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
@@ -29,7 +29,9 @@ func maskSecrets(doc []byte) json.RawMessage {
 }
 
 // maskValue returns v, a decoded JSON value, with the value of every member
-// named "secret" replaced by mask, and whether it had such a member.
+// named "secret", at any depth, replaced by mask, and that of every member
+// named "url" that is a string shown as shownURL shows it; and whether it
+// changed any. A name matches in any case, as encoding/json matches names.
 func maskValue(v any) (any, bool) {
 	masked := false
 	switch v := v.(type) {
@@ -37,6 +39,12 @@ func maskValue(v any) (any, bool) {
 		for k, member := range v {
 			if strings.EqualFold(k, "secret") {
 				v[k], masked = mask, true
+				continue
+			}
+			if raw, ok := member.(string); ok && strings.EqualFold(k, "url") {
+				if shown := shownURL(raw); shown != raw {
+					v[k], masked = shown, true
+				}
 				continue
 			}
 			var deeper bool
@@ -53,11 +61,12 @@ func maskValue(v any) (any, bool) {
 	return v, masked
 }
 
-// shownURL returns the URL raw as the page shows it: with its user name and
-// password, if it has any, replaced by one mask, since a token is often
-// given as the user name, and with the values of the query parameters that
-// can carry a token or a secret masked; a URL that does not parse is masked
-// whole.
+// shownURL returns the URL raw as the page and the recorded requests show
+// it, a hook's URL and every "url" member of a JSON body alike: with its
+// user name and password, if it has any, replaced by one mask, since a
+// token is often given as the user name, and with the values of the query
+// parameters that can carry a token or a secret masked; a URL that does not
+// parse is masked whole.
 func shownURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -71,7 +80,7 @@ func shownURL(raw string) string {
 }
 
 // maskedQueryKeys are the query parameters that can carry a token or a
-// secret, whose values a Journal and the page mask.
+// secret, whose values shownURL and a Journal mask.
 var maskedQueryKeys = []string{"access_token", "token", "client_secret", "secret"}
 
 // maskQuery returns the query string raw with the values of maskedQueryKeys

@@ -68,13 +68,13 @@ func record(t *testing.T, j *standin.Journal, query string, bodies ...string) []
 func TestRecordMasksSecretsAndKeepsBodiesBounded(t *testing.T) {
 	long := `{"text": "` + strings.Repeat("x", 64<<10) + `"}`
 	got := record(t, new(standin.Journal), "access_token=abc&page=2",
-		`{"config": {"secret": "one", "url": "u"}, "list": [{"SECRET": {"deep": "two"}}], "secret": 3}`,
+		`{"config": {"secret": "one", "url": "https://ghp_four@hooks.example/in?token=five"}, "list": [{"SECRET": {"deep": "two"}}], "secret": 3, "URL": "https://six:seven@hooks.example/"}`,
 		`{"secret": "three"`,
 		long,
 	)
 	longest, broken, masked := got[0], got[1], got[2]
-	if string(masked.Body) != `{"config":{"secret":"********","url":"u"},"list":[{"SECRET":"********"}],"secret":"********"}` {
-		t.Errorf("recorded body %s, want every secret masked", masked.Body)
+	if string(masked.Body) != `{"URL":"https://%2A%2A%2A%2A%2A%2A%2A%2A@hooks.example/","config":{"secret":"********","url":"https://%2A%2A%2A%2A%2A%2A%2A%2A@hooks.example/in?token=%2A%2A%2A%2A%2A%2A%2A%2A"},"list":[{"SECRET":"********"}],"secret":"********"}` {
+		t.Errorf("recorded body %s, want every secret masked, and the user names, passwords and tokens of URLs", masked.Body)
 	}
 	if masked.Query != "access_token=%2A%2A%2A%2A%2A%2A%2A%2A&page=2" || masked.Login != "login-of-octocat" || masked.Status != http.StatusCreated {
 		t.Errorf("recorded %+v, want the token in the query masked, the caller's login and 201", masked)
@@ -86,8 +86,8 @@ func TestRecordMasksSecretsAndKeepsBodiesBounded(t *testing.T) {
 		t.Errorf("a body over 64 KiB was recorded as %d bytes of body and size %d, want only its size", len(longest.Body), longest.BodySize)
 	}
 	b, _ := json.Marshal(got)
-	for _, secret := range []string{"one", "two", "three", "abc", "octocat-token"} {
-		if strings.Contains(string(b), `"`+secret) {
+	for _, secret := range []string{`"one`, `"two`, `"three`, "ghp_four", "five", "six", "seven", "abc", "octocat-token"} {
+		if strings.Contains(string(b), secret) {
 			t.Errorf("the recorded requests show %q: %s", secret, b)
 		}
 	}
