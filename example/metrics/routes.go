@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/issuefields/issuefields/example/standin"
+	"github.com/issuefields/issuefields/example/internal/toolpath"
 )
 
 // routeTemplates are the values of the route label of the metrics: the
@@ -58,7 +58,7 @@ func newRouteNames(prefix string) *routeNames {
 	for _, t := range templates {
 		mux.Handle(prefix+t, routeName(t))
 	}
-	for _, t := range []string{"/healthz", "/readyz", standin.Path} {
+	for _, t := range []string{"/healthz", "/readyz", toolpath.Root} {
 		mux.Handle(t, routeName(t))
 	}
 	return &routeNames{mux: mux}

@@ -9,10 +9,11 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
+	"github.com/issuefields/issuefields/example/internal/toolpath"
 )
 
 // Path is the path under which the tools are served.
-const Path = "/_issuefields/"
+const Path = toolpath.Root
 
 // ErrNoReset is the error of a Config.Reset that cannot empty the server's
 // store; the reset is then answered 501 with the error's message.
@@ -104,7 +105,7 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc(Path+"{$}", methods(map[string]http.HandlerFunc{
 		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { page(w, r, cfg) },
 	}))
-	mux.HandleFunc(Path+"events", methods(map[string]http.HandlerFunc{
+	mux.HandleFunc(toolpath.Events, methods(map[string]http.HandlerFunc{
 		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { events(w, r, cfg) },
 	}))
 	mux.HandleFunc(Path+"hooks/{hook_id}/deliveries/{delivery_id}/redeliver", methods(map[string]http.HandlerFunc{
