@@ -6,7 +6,8 @@
 // their own, so that servers in one process count apart. [Metrics.Count]
 // wraps the server's handler to count each request by its route and status,
 // with the route's template as the label rather than the path, so that the
-// label has a few values whatever clients ask for. The webhook deliveries
+// label has a few values whatever clients ask for; it leaves out the tools'
+// event stream, which is open for as long as a page is. The webhook deliveries
 // are read from the server's webhook.Notifier when the metrics are shown,
 // and cost nothing more to count.
 //

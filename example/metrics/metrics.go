@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/issuefields/issuefields/example/internal/statuswriter"
+	"github.com/issuefields/issuefields/example/internal/toolpath"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -70,9 +71,15 @@ func New(prefix string, hooks *webhook.Notifier) *Metrics {
 // Count returns h with each request counted by its route and status, timed,
 // and counted in flight while it is served. A 422 with Retry-After counts
 // as a refusal of the secondary rate limit on writes, and a 500 or a 503 as
-// a server error.
+// a server error. A request for the tools' event stream is served and not
+// counted at all: it lasts as long as the page that opened it, so it would
+// hold a request in flight and add a duration of minutes.
 func (m *Metrics) Count(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == toolpath.Events {
+			h.ServeHTTP(w, r)
+			return
+		}
 		m.inFlight.Inc()
 		defer m.inFlight.Dec()
 		route, start := m.routes.name(r), time.Now()

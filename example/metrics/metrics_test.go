@@ -229,6 +229,27 @@ func TestCountRequestsInFlight(t *testing.T) {
 	}
 }
 
+// TestCountLeavesOutTheEventStream checks that the page's event stream,
+// which stays open as long as the page, is neither in flight while it is
+// open nor counted or timed once it ends, while the tools' other routes are.
+func TestCountLeavesOutTheEventStream(t *testing.T) {
+	m, url := newTestMetrics(t, "")
+	var during float64
+	serveCounted(m, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		during = sample(scrape(t, url), "issuefields_requests_in_flight")
+	}), http.MethodGet, "/_issuefields/events")
+	if during != 0 {
+		t.Errorf("issuefields_requests_in_flight while an event stream is open = %v, want 0", during)
+	}
+	serveCounted(m, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), http.MethodGet, "/_issuefields/requests")
+	f := scrape(t, url)
+	for _, name := range []string{"issuefields_requests_total", "issuefields_request_duration_seconds"} {
+		if got := sample(f, name, "route", "/_issuefields/"); got != 1 {
+			t.Errorf("%s{route=\"/_issuefields/\"} = %v, want 1: GET /_issuefields/requests and not the event stream", name, got)
+		}
+	}
+}
+
 // TestMetricsShowDeliveriesAndTheRuntime checks that the metrics include
 // the webhook deliveries by outcome and the queue, none yet, and the Go
 // runtime's.
