@@ -142,3 +142,20 @@ func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceShowsEachHookOnce checks that a repository listed twice, by
+// names that differ in case, shows its hooks once.
+func TestSourceShowsEachHookOnce(t *testing.T) {
+	store, hook, _ := seeded(t)
+	src := standin.Source{Store: store, Repositories: []standin.RepositoryIssues{
+		{Owner: "octo-org", Name: "hello-world"},
+		{Owner: "OCTO-ORG", Name: "Hello-World"},
+	}}
+	got, err := src.State(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Hooks) != 1 || got.Hooks[0].ID != hook.ID {
+		t.Errorf("State().Hooks = %+v, want hook %d once", got.Hooks, hook.ID)
+	}
+}

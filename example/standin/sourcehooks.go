@@ -22,7 +22,8 @@ type ownedHook struct {
 
 // allHooks returns the hooks of s's organizations, then those of its
 // repositories, each owner's by ID. An owner that the store does not have
-// is left out.
+// is left out, and so is a repository listed again, by the same name or
+// another that it had, so that no hook shows twice.
 func (s Source) allHooks(ctx context.Context) ([]ownedHook, error) {
 	var all []ownedHook
 	add := func(owner string, scope webhook.Scope) error {
@@ -40,6 +41,7 @@ func (s Source) allHooks(ctx context.Context) ([]ownedHook, error) {
 			return nil, err
 		}
 	}
+	seen := make(map[int64]bool, len(s.Repositories))
 	for _, ri := range s.Repositories {
 		snap, err := s.Store.Snapshot(ctx, ri.Owner, ri.Name, 1)
 		if errors.Is(err, issuefields.ErrNotFound) {
@@ -49,6 +51,10 @@ func (s Source) allHooks(ctx context.Context) ([]ownedHook, error) {
 			return nil, fmt.Errorf("the repository %s/%s: %w", ri.Owner, ri.Name, err)
 		}
 		repo := snap.Repository
+		if seen[repo.ID] {
+			continue
+		}
+		seen[repo.ID] = true
 		if err := add(repo.Owner+"/"+repo.Name, webhook.Scope{RepositoryID: repo.ID}); err != nil {
 			return nil, err
 		}
