@@ -127,6 +127,9 @@ func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 	if list, err := store.Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10}); err != nil || len(list) != 2 || !list[0].Redelivery || list[0].GUID != delivery.GUID {
 		t.Errorf("the hook's deliveries after the redelivery = %+v (%v), want the redelivery of %s first, then the delivery", list, err, delivery.GUID)
 	}
+	if err := listed.Redeliver(ctx, hook.ID, delivery.ID); !errors.Is(err, webhook.ErrClosed) {
+		t.Errorf("Redeliver once the notifier is closed = %v, want webhook.ErrClosed", err)
+	}
 	unlisted := standin.Source{Store: store, Notifier: hooks, Organizations: []string{"octo-org"}}
 	for _, tc := range []struct {
 		name               string

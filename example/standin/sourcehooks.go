@@ -104,8 +104,9 @@ func shownDelivery(d webhook.Delivery) Delivery {
 // organizations or repositories, again with s.Notifier, as the API's
 // attempts route does: the same payload and GUID, to the hook as it is
 // now. It returns an error that wraps issuefields.ErrNotFound for another
-// hook or an unknown delivery, and one that wraps ErrNoRedelivery for a
-// delivery that cannot be sent again.
+// hook or an unknown delivery, one that wraps ErrNoRedelivery for a
+// delivery that cannot be sent again, and webhook.ErrClosed once the
+// notifier is closed.
 func (s Source) Redeliver(ctx context.Context, hookID, deliveryID int64) error {
 	hooks, err := s.allHooks(ctx)
 	if err != nil {

@@ -1,10 +1,13 @@
 package standin_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/standin"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // serve serves a request from remote to the tools of cfg, and returns the
@@ -190,7 +194,9 @@ func TestPageShowsHooksWithoutSecrets(t *testing.T) {
 
 func TestRedeliverRoute(t *testing.T) {
 	var asked [][2]int64
+	var logged bytes.Buffer
 	cfg := hooked()
+	cfg.Logger = slog.New(slog.NewTextHandler(&logged, nil))
 	cfg.Redeliver = func(_ context.Context, hookID, deliveryID int64) error {
 		asked = append(asked, [2]int64{hookID, deliveryID})
 		switch {
@@ -198,6 +204,10 @@ func TestRedeliverRoute(t *testing.T) {
 			return fmt.Errorf("hook %d: %w", hookID, issuefields.ErrNotFound)
 		case deliveryID == 43:
 			return fmt.Errorf("%w: its payload was cut", standin.ErrNoRedelivery)
+		case deliveryID == 44:
+			return webhook.ErrClosed
+		case deliveryID == 45:
+			return errors.New("the store is down")
 		case deliveryID != 42:
 			return fmt.Errorf("delivery %d: %w", deliveryID, issuefields.ErrNotFound)
 		}
@@ -211,6 +221,8 @@ func TestRedeliverRoute(t *testing.T) {
 		{"POST", "hooks/8/deliveries/42/redeliver", http.StatusNotFound},
 		{"POST", "hooks/7/deliveries/41/redeliver", http.StatusNotFound},
 		{"POST", "hooks/7/deliveries/43/redeliver", http.StatusUnprocessableEntity},
+		{"POST", "hooks/7/deliveries/44/redeliver", http.StatusServiceUnavailable},
+		{"POST", "hooks/7/deliveries/45/redeliver", http.StatusInternalServerError},
 		{"POST", "hooks/seven/deliveries/42/redeliver", http.StatusNotFound},
 		{"GET", "hooks/7/deliveries/42/redeliver", http.StatusMethodNotAllowed},
 	} {
@@ -225,8 +237,11 @@ func TestRedeliverRoute(t *testing.T) {
 			t.Errorf("%s /_issuefields/%s: Allow %q, want POST", tc.method, tc.path, w.Header().Get("Allow"))
 		}
 	}
-	if want := [][2]int64{{7, 42}, {8, 42}, {7, 41}, {7, 43}}; !slices.Equal(asked, want) {
+	if want := [][2]int64{{7, 42}, {8, 42}, {7, 41}, {7, 43}, {7, 44}, {7, 45}}; !slices.Equal(asked, want) {
 		t.Errorf("Redeliver was asked for %v, want %v", asked, want)
+	}
+	if got := logged.String(); strings.Count(got, "level=ERROR") != 1 || !strings.Contains(got, "the store is down") {
+		t.Errorf("the log has %q, want one error, the 500's, and none for the 503 of a stopping server", got)
 	}
 	if w := serve(standin.Config{Hosts: cfg.Hosts}, "POST", "/_issuefields/hooks/7/deliveries/42/redeliver", "127.0.0.1:5000", ""); w.Code != http.StatusNotFound {
 		t.Errorf("without Redeliver, POST .../redeliver = %d %s, want 404", w.Code, w.Body)

@@ -35,8 +35,10 @@ type Config struct {
 	Journal *Journal
 
 	// Reset restores the state the server started with, and clears Journal.
-	// An error that wraps ErrNoReset is answered 501 with its message;
-	// another one 500, and logged. nil means that the server cannot reset.
+	// An error that wraps ErrNoReset is answered 501 with its message; one
+	// that wraps issuefields.ErrUnavailable (the store is busy or down)
+	// 503 with Retry-After and its message, and logged; another one 500,
+	// and logged. nil means that the server cannot reset.
 	Reset func(ctx context.Context) error
 
 	// State returns what the page shows of the server's data; nil means
@@ -46,8 +48,9 @@ type Config struct {
 	// Redeliver sends delivery deliveryID of hook hookID again, for the
 	// page's Redeliver buttons. An error that wraps issuefields.ErrNotFound
 	// is answered 404; one that wraps ErrNoRedelivery 422 with its message;
-	// another one 500, and logged. nil means that there is no delivery to
-	// send again.
+	// one that wraps webhook.ErrClosed, as the server stops, 503; another
+	// one 500, and logged. nil means that there is no delivery to send
+	// again.
 	Redeliver func(ctx context.Context, hookID, deliveryID int64) error
 
 	// Closing, once closed, ends the page's event streams, which otherwise
@@ -128,6 +131,10 @@ func reset(w http.ResponseWriter, r *http.Request, cfg Config) {
 		w.WriteHeader(http.StatusNoContent)
 	case errors.Is(err, ErrNoReset):
 		jsonanswer.Write(w, http.StatusNotImplemented, message(err.Error()))
+	case errors.Is(err, issuefields.ErrUnavailable):
+		cfg.Logger.LogAttrs(r.Context(), slog.LevelWarn, "reset not done", slog.Any("error", err))
+		w.Header().Set("Retry-After", "1")
+		jsonanswer.Write(w, http.StatusServiceUnavailable, message("The reset was not done, retry it: "+err.Error()))
 	default:
 		cfg.Logger.LogAttrs(r.Context(), slog.LevelError, "reset failed", slog.Any("error", err))
 		jsonanswer.Write(w, http.StatusInternalServerError, message("The reset failed: the server's log says why"))
