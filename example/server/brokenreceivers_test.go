@@ -90,7 +90,7 @@ func TestBrokenReceivers(t *testing.T) {
 				t.Fatal(err)
 			}
 			logs := new(lockedBuffer)
-			hooks, err := webhook.New(webhook.Options{Store: d.store, Directory: d.file.Directory(),
+			hooks, err := webhook.New(webhook.Options{Store: d.store, Directory: d.File.Directory(),
 				QueueSize: brokenQueue, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 			if err != nil {
 				t.Fatal(err)

@@ -79,11 +79,14 @@ type Command struct {
 	// their deliveries. An error that wraps standin.ErrNoReset refuses the
 	// reset, which is answered 501 with the error's message. A store that
 	// several servers share may have the method Reload(ctx
-	// context.Context, reload func() error) error, which a reset empties and
-	// loads the store in, so that resets through several servers take turns
-	// (see reloader). Without EmptyStore, a command with Open answers a
-	// reset with 501, saying that reset is not available for its store;
-	// without Open, a reset empties the server's memstore.Store.
+	// context.Context, reload func(ctx context.Context) error) error, which
+	// a reset empties and loads the store in, so that resets through
+	// several servers take turns (see reloader); a reset that fails with an
+	// error that wraps issuefields.ErrUnavailable, such as a turn that did
+	// not come in time, is answered 503 with Retry-After. Without
+	// EmptyStore, a command with Open answers a reset with 501, saying that
+	// reset is not available for its store; without Open, a reset empties
+	// the server's memstore.Store.
 	EmptyStore func(ctx context.Context, s Store) error
 }
 
@@ -218,7 +221,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if debugURL != "" {
 		fmt.Fprintf(stdout, "debug listener: profiles on %[1]s/debug/pprof/, metrics on %[1]s/metrics, counters on %[1]s/debug/vars\n", debugURL)
 	}
-	if err := banner.Print(ctx, stdout, base, opts.vendor, opts.tlsCert, d.shown()); err != nil {
+	if err := banner.Print(ctx, stdout, base, opts.vendor, opts.tlsCert, &d.Data); err != nil {
 		logger.Error("cannot print the start-up message", "err", err)
 	}
 

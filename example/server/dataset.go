@@ -10,16 +10,13 @@ import (
 )
 
 // A dataset is a data file in the store that serves it, with the file's
-// tokens over that store and what the start-up message shows of it.
+// tokens over that store: the banner.Data that the start-up message shows,
+// with the store as the server uses it.
 type dataset struct {
-	// name is the name of the data file as the command line gave it, or ""
-	// for the built-in demo data.
-	name  string
-	file  *datafile.File
+	banner.Data
+	// store is Data.Store, with the methods that the server needs besides
+	// the API's.
 	store Store
-	*datafile.Loaded
-	// loading says how the file's data reached the store.
-	loading banner.Loading
 }
 
 // demoName is the name of the built-in demo data in messages.
@@ -30,10 +27,10 @@ const demoName = "demo.json"
 // error begins with the name of the file.
 func readData(ctx context.Context, name string) (*dataset, error) {
 	var err error
-	read := &dataset{name: name}
+	read := &dataset{Data: banner.Data{Name: name}}
 	if name == "" {
-		read.file = datafile.Demo()
-	} else if read.file, err = datafile.Read(name); err != nil {
+		read.File = datafile.Demo()
+	} else if read.File, err = datafile.Read(name); err != nil {
 		return nil, err
 	}
 	d, err := read.loadInto(ctx, memstore.New(), banner.InMemory)
@@ -46,32 +43,33 @@ func readData(ctx context.Context, name string) (*dataset, error) {
 // loadInto returns the dataset of d's data file loaded into s, an empty
 // store, in the way how.
 func (d *dataset) loadInto(ctx context.Context, s Store, how banner.Loading) (*dataset, error) {
-	loaded, err := datafile.Load(ctx, d.file, s)
+	loaded, err := datafile.Load(ctx, d.File, s)
 	if err != nil {
 		return nil, err
 	}
-	return &dataset{name: d.name, file: d.file, store: s, Loaded: loaded, loading: how}, nil
+	return d.inStore(s, loaded, how), nil
+}
+
+// inStore returns the dataset of d's data file in s, with loaded, the file's
+// tokens and repositories over s, that reached s in the way how.
+func (d *dataset) inStore(s Store, loaded *datafile.Loaded, how banner.Loading) *dataset {
+	return &dataset{Data: banner.Data{Name: d.Name, File: d.File, Store: s, Loaded: loaded, Loading: how}, store: s}
 }
 
 // source names d's data file for messages: its name, or the demo data's.
 func (d *dataset) source() string {
-	if d.name == "" {
+	if d.Name == "" {
 		return demoName
 	}
-	return d.name
+	return d.Name
 }
 
 // organizations returns the logins of the file's organizations, in the
 // file's order.
 func (d *dataset) organizations() []string {
-	logins := make([]string, len(d.file.Organizations))
-	for i, od := range d.file.Organizations {
+	logins := make([]string, len(d.File.Organizations))
+	for i, od := range d.File.Organizations {
 		logins[i] = od.Login
 	}
 	return logins
-}
-
-// shown returns d as the start-up message shows it.
-func (d *dataset) shown() *banner.Data {
-	return &banner.Data{Name: d.name, File: d.file, Store: d.store, Loaded: d.Loaded, Loading: d.loading}
 }

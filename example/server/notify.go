@@ -29,7 +29,7 @@ func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logg
 	}
 	hooks, err = webhook.New(webhook.Options{
 		Store:     store,
-		Directory: d.file.Directory(),
+		Directory: d.File.Directory(),
 		BaseURL:   urls.api,
 		WebURL:    urls.web,
 		Vendor:    opts.vendor,

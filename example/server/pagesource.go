@@ -13,12 +13,12 @@ import (
 // hooks sends the page's redeliveries.
 func pageSource(d *dataset, hooks *webhook.Notifier) standin.Source {
 	src := standin.Source{Store: d.store, Notifier: hooks, Organizations: d.organizations()}
-	for _, rd := range d.file.Repositories {
+	for _, rd := range d.File.Repositories {
 		repo := standin.RepositoryIssues{Owner: rd.Owner, Name: rd.Name}
 		for _, is := range rd.Issues {
 			repo.Issues = append(repo.Issues, is.Number)
 		}
-		for _, other := range d.file.Repositories {
+		for _, other := range d.File.Repositories {
 			for _, is := range other.Issues {
 				if to := is.TransferredTo; to != nil && strings.EqualFold(to.Owner, rd.Owner) && strings.EqualFold(to.Name, rd.Name) {
 					repo.Issues = append(repo.Issues, to.Number)

@@ -87,5 +87,5 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 		logger.Warn("repositories of the data file that the store does not have: its tokens have no permissions there",
 			"data", d.source(), "repositories", missing)
 	}
-	return &dataset{name: d.name, file: d.file, store: s, Loaded: over, loading: banner.NotLoaded}, nil
+	return d.inStore(s, over, banner.NotLoaded), nil
 }
