@@ -31,13 +31,13 @@ type Data struct {
 type Loading int
 
 const (
-	// InMemory: the file was loaded into a new in-memory store, as at every
-	// start of go run ./example.
+	// InMemory says that the file was loaded into a new in-memory store, as
+	// at every start of go run ./example.
 	InMemory Loading = iota
-	// IntoEmpty: the file was loaded into a store that was empty.
+	// IntoEmpty says that the file was loaded into a store that was empty.
 	IntoEmpty
-	// NotLoaded: the store was not empty, so it serves what it held, with
-	// the file's tokens.
+	// NotLoaded says that the store was not empty, so that it serves what
+	// it held, with the file's tokens.
 	NotLoaded
 )
 

@@ -80,13 +80,15 @@ type Command struct {
 	// reset, which is answered 501 with the error's message. A store that
 	// several servers share may have the method Reload(ctx
 	// context.Context, reload func(ctx context.Context) error) error, which
-	// a reset empties and loads the store in, so that resets through
-	// several servers take turns (see reloader); a reset that fails with an
-	// error that wraps issuefields.ErrUnavailable, such as a turn that did
-	// not come in time, is answered 503 with Retry-After. Without
-	// EmptyStore, a command with Open answers a reset with 501, saying that
-	// reset is not available for its store; without Open, a reset empties
-	// the server's memstore.Store.
+	// must call reload, and return its error, while no other server that
+	// shares the store runs its own reload or the load of LoadIfEmpty (see
+	// Open); a reset empties and loads the store within reload, so that
+	// resets through several servers at once take turns and leave the data
+	// file loaded once. A reset that fails with an error that wraps
+	// issuefields.ErrUnavailable, such as a turn that did not come in time,
+	// is answered 503 with Retry-After. Without EmptyStore, a command with
+	// Open answers a reset with 501, saying that reset is not available for
+	// its store; without Open, a reset empties the server's memstore.Store.
 	EmptyStore func(ctx context.Context, s Store) error
 }
 

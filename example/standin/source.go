@@ -26,7 +26,8 @@ type Source struct {
 	// Store holds the data, the hooks and their deliveries.
 	Store Store
 
-	// Notifier sends the deliveries again.
+	// Notifier sends the deliveries again. Redeliver needs it: without
+	// one, it returns an error, which the page answers 500.
 	Notifier *webhook.Notifier
 
 	// Organizations are the logins of the organizations that the page

@@ -130,6 +130,11 @@ func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 	if err := listed.Redeliver(ctx, hook.ID, delivery.ID); !errors.Is(err, webhook.ErrClosed) {
 		t.Errorf("Redeliver once the notifier is closed = %v, want webhook.ErrClosed", err)
 	}
+	unnotified := listed
+	unnotified.Notifier = nil
+	if err := unnotified.Redeliver(ctx, hook.ID, delivery.ID); err == nil || errors.Is(err, issuefields.ErrNotFound) {
+		t.Errorf("Redeliver without a Notifier = %v, want an error other than not found", err)
+	}
 	unlisted := standin.Source{Store: store, Notifier: hooks, Organizations: []string{"octo-org"}}
 	for _, tc := range []struct {
 		name               string

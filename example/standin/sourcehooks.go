@@ -100,13 +100,16 @@ func shownDelivery(d webhook.Delivery) Delivery {
 		Request:    Message(d.Request), Response: Message(d.Response)}
 }
 
+// errNoNotifier is the error of a Redeliver of a Source without a Notifier.
+var errNoNotifier = errors.New("the page's source has no webhook notifier to send deliveries with")
+
 // Redeliver sends delivery deliveryID of hook hookID, a hook of s's
 // organizations or repositories, again with s.Notifier, as the API's
 // attempts route does: the same payload and GUID, to the hook as it is
 // now. It returns an error that wraps issuefields.ErrNotFound for another
 // hook or an unknown delivery, one that wraps ErrNoRedelivery for a
-// delivery that cannot be sent again, and webhook.ErrClosed once the
-// notifier is closed.
+// delivery that cannot be sent again, webhook.ErrClosed once the notifier
+// is closed, and another error when s has no Notifier.
 func (s Source) Redeliver(ctx context.Context, hookID, deliveryID int64) error {
 	hooks, err := s.allHooks(ctx)
 	if err != nil {
@@ -120,6 +123,9 @@ func (s Source) Redeliver(ctx context.Context, hookID, deliveryID int64) error {
 		if err != nil {
 			return err
 		}
+		if s.Notifier == nil {
+			return errNoNotifier
+		}
 		err = s.Notifier.Redeliver(h.Hook, delivery)
 		if err != nil && !errors.Is(err, webhook.ErrClosed) {
 			err = fmt.Errorf("%w: %w", ErrNoRedelivery, err)
@@ -129,9 +135,10 @@ func (s Source) Redeliver(ctx context.Context, hookID, deliveryID int64) error {
 	return fmt.Errorf("hook %d: %w", hookID, issuefields.ErrNotFound)
 }
 
-// TellDeliveries returns s, which calls changed after it records a
-// delivery, so that an open page shows it: give it to the webhook.Notifier
-// whose deliveries the page shows, with Journal.Changed.
+// TellDeliveries returns a webhook.Store that stores in s and calls changed
+// after each delivery it records, so that an open page shows it: give it,
+// with Journal.Changed, to the webhook.Notifier whose deliveries the page
+// shows.
 func TellDeliveries(s webhook.Store, changed func()) webhook.Store {
 	return deliveryTeller{Store: s, changed: changed}
 }
