@@ -10,6 +10,7 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/internal/inprocess"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 )
 
 // An example is one request that the start-up message suggests, with the
@@ -128,7 +129,7 @@ func (d *Data) oddities(p *prober, token string) []example {
 		if live := liveIssues(rd); renamed == nil && len(rd.RenamedFrom) > 0 && len(live) > 0 {
 			former := rd.FormerNames()
 			owner, name, _ := strings.Cut(former[len(former)-1], "/")
-			if snap, err := d.Store.Snapshot(p.ctx, owner, name, 1); err == nil && snap.Repository.ID == repo.ID {
+			if found, err := lookup.Repository(p.ctx, d.Store, owner, name); err == nil && found.ID == repo.ID {
 				moved := "renamed"
 				if !strings.EqualFold(owner, repo.Owner) {
 					moved = "transferred"
@@ -149,8 +150,7 @@ func (d *Data) oddities(p *prober, token string) []example {
 				}
 			case is.TransferredTo != nil && transferred == nil:
 				to := is.TransferredTo
-				snap, err := d.Store.Snapshot(p.ctx, to.Owner, to.Name, 1)
-				dst := snap.Repository
+				dst, err := lookup.Repository(p.ctx, d.Store, to.Owner, to.Name)
 				if err != nil || !p.access(token, dst).mayList() {
 					continue
 				}

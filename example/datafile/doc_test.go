@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/issuefields/issuefields/example/internal/lookup"
 )
 
 // dataFileSection returns the section of docs/data-file.md under heading,
@@ -60,7 +62,7 @@ func TestDocDataFile(t *testing.T) {
 	}
 	for _, name := range []string{"octocat/hello", "octo-org/hello", "octo-org/hello-world-old", "octo-org/hello-world"} {
 		owner, repo, _ := strings.Cut(name, "/")
-		got, err := findRepository(context.Background(), d.store, owner, repo)
+		got, err := lookup.Repository(context.Background(), d.store, owner, repo)
 		if err != nil || got.Owner != "octo-org" || got.Name != "hello-world" {
 			t.Errorf("Repository(%s) = %s/%s, %v; want octo-org/hello-world", name, got.Owner, got.Name, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 	"github.com/issuefields/issuefields/storetest"
 )
 
@@ -52,13 +53,6 @@ func Load(ctx context.Context, f *File, s Store) (*Loaded, error) {
 		}
 	}
 	return &Loaded{Tokens: l.tokens, Repositories: l.repos}, nil
-}
-
-// findRepository returns the repository that owner/name names now or named
-// before in s, or an error that wraps issuefields.ErrNotFound.
-func findRepository(ctx context.Context, s issuefields.Store, owner, name string) (issuefields.Repository, error) {
-	snap, err := s.Snapshot(ctx, owner, name, 1)
-	return snap.Repository, err
 }
 
 // maxFields is the most fields an organization of a data file may have:
@@ -131,7 +125,7 @@ func (l *loader) addRepositories(ctx context.Context) error {
 	// A later repository may have taken over a name, so the file's
 	// repositories are looked up once all are added.
 	for i, rd := range l.file.Repositories {
-		repo, err := findRepository(ctx, l.store, rd.Owner, rd.Name)
+		repo, err := lookup.Repository(ctx, l.store, rd.Owner, rd.Name)
 		if err != nil {
 			return fmt.Errorf("repositories[%d]: %w", i, err)
 		}
@@ -207,7 +201,7 @@ func (l *loader) moveIssues(ctx context.Context) error {
 				continue
 			}
 			at += ".transferred_to"
-			dst, err := findRepository(ctx, l.store, to.Owner, to.Name)
+			dst, err := lookup.Repository(ctx, l.store, to.Owner, to.Name)
 			if err != nil {
 				return fmt.Errorf("%s: %q is not a repository of the file", at, to.Owner+"/"+to.Name)
 			}
@@ -293,7 +287,7 @@ func (l *loader) addPermissions(ctx context.Context, e *tokenEntry, repos map[st
 		if !ok || strings.Contains(repoName, "/") {
 			return fmt.Errorf("%s: want a repository as \"owner/name\"", where)
 		}
-		repo, err := findRepository(ctx, l.store, owner, repoName)
+		repo, err := lookup.Repository(ctx, l.store, owner, repoName)
 		if err != nil {
 			return fmt.Errorf("%s: not a repository of the file", where)
 		}

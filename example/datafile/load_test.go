@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 	"github.com/issuefields/issuefields/memstore"
 )
 
@@ -60,7 +61,7 @@ func TestDemoDataLoads(t *testing.T) {
 	if want := []issuefields.Value{{FieldID: 4, Text: "Belongs in the handbook"}}; err != nil || !reflect.DeepEqual(moved.Values, want) {
 		t.Errorf("values of octo-org/handbook#8 = %+v, %v; want those of hello-world#5, %+v", moved.Values, err, want)
 	}
-	renamed, err := findRepository(ctx, d.store, "octo-org", "docs")
+	renamed, err := lookup.Repository(ctx, d.store, "octo-org", "docs")
 	if err != nil || renamed.Name != "handbook" {
 		t.Errorf("repository octo-org/docs = %+v, %v; want octo-org/handbook", renamed, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 )
 
 // Over returns the tokens and repositories of l's file over s, a store that
@@ -19,7 +20,7 @@ func (l *Loaded) Over(ctx context.Context, s issuefields.Store) (over *Loaded, m
 	over = new(Loaded)
 	found := make(map[int64]issuefields.Repository) // by the repositories' IDs in l's store
 	for _, repo := range l.Repositories {
-		r, err := findRepository(ctx, s, repo.Owner, repo.Name)
+		r, err := lookup.Repository(ctx, s, repo.Owner, repo.Name)
 		if errors.Is(err, issuefields.ErrNotFound) {
 			missing = append(missing, repo.Owner+"/"+repo.Name)
 			continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 )
 
 // loadDemo returns the demo data, loaded.
@@ -23,7 +24,7 @@ func loadDemo(t *testing.T) *loaded {
 func permissionsIn(t *testing.T, d *loaded, p *issuefields.Principal, owner, name string) issuefields.RepositoryPermissions {
 	t.Helper()
 	ctx := context.Background()
-	repo, err := findRepository(ctx, d.store, owner, name)
+	repo, err := lookup.Repository(ctx, d.store, owner, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 	"github.com/issuefields/issuefields/example/standin"
 )
 
@@ -99,7 +100,7 @@ func muxKeepsPath(p string) bool {
 func storeAnswers(ctx context.Context, store issuefields.Store) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	_, err := store.Snapshot(ctx, readinessProbe, readinessProbe, 1)
+	_, err := lookup.Repository(ctx, store, readinessProbe, readinessProbe)
 	if err == nil || errors.Is(err, issuefields.ErrNotFound) {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/internal/lookup"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -43,14 +44,13 @@ func (s Source) allHooks(ctx context.Context) ([]ownedHook, error) {
 	}
 	seen := make(map[int64]bool, len(s.Repositories))
 	for _, ri := range s.Repositories {
-		snap, err := s.Store.Snapshot(ctx, ri.Owner, ri.Name, 1)
+		repo, err := lookup.Repository(ctx, s.Store, ri.Owner, ri.Name)
 		if errors.Is(err, issuefields.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("the repository %s/%s: %w", ri.Owner, ri.Name, err)
 		}
-		repo := snap.Repository
 		if seen[repo.ID] {
 			continue
 		}
