@@ -213,15 +213,23 @@ func TestCountRefusalsAndServerErrors(t *testing.T) {
 	}
 }
 
+// inFlightWhileServed serves a GET of path, counted by m, and returns the
+// requests in flight that the debug listener at url shows while it is
+// served.
+func inFlightWhileServed(t *testing.T, m *Metrics, url, path string) float64 {
+	t.Helper()
+	var during float64
+	serveCounted(m, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		during = sample(scrape(t, url), "issuefields_requests_in_flight")
+	}), http.MethodGet, path)
+	return during
+}
+
 // TestCountRequestsInFlight checks that a request counts in flight while it
 // is served.
 func TestCountRequestsInFlight(t *testing.T) {
 	m, url := newTestMetrics(t, "")
-	var during float64
-	serveCounted(m, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
-		during = sample(scrape(t, url), "issuefields_requests_in_flight")
-	}), http.MethodGet, "/healthz")
-	if during != 1 {
+	if during := inFlightWhileServed(t, m, url, "/healthz"); during != 1 {
 		t.Errorf("issuefields_requests_in_flight while a request is served = %v, want 1", during)
 	}
 	if after := sample(scrape(t, url), "issuefields_requests_in_flight"); after != 0 {
@@ -234,11 +242,7 @@ func TestCountRequestsInFlight(t *testing.T) {
 // open nor counted or timed once it ends, while the tools' other routes are.
 func TestCountLeavesOutTheEventStream(t *testing.T) {
 	m, url := newTestMetrics(t, "")
-	var during float64
-	serveCounted(m, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
-		during = sample(scrape(t, url), "issuefields_requests_in_flight")
-	}), http.MethodGet, "/_issuefields/events")
-	if during != 0 {
+	if during := inFlightWhileServed(t, m, url, "/_issuefields/events"); during != 0 {
 		t.Errorf("issuefields_requests_in_flight while an event stream is open = %v, want 0", during)
 	}
 	serveCounted(m, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), http.MethodGet, "/_issuefields/requests")
