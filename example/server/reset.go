@@ -52,10 +52,11 @@ func (c Command) newResetter(d *dataset, opts options, tokens *liveTokens, limit
 // store and loads it again, while no other server sharing the store runs
 // reload, or LoadIfEmpty's load (see onceLoader), and returns reload's
 // error; so resets through several servers at once leave the data file
-// loaded once, not twice or in part. pgstore's command, issuefields-postgres,
-// gives such a store.
+// loaded once, not twice or in part. reload works with the context it is
+// given, which may bound it. pgstore's command, issuefields-postgres, gives
+// such a store.
 type reloader interface {
-	Reload(ctx context.Context, reload func() error) error
+	Reload(ctx context.Context, reload func(ctx context.Context) error) error
 }
 
 // reset restores the start-up state. It returns an error that wraps
@@ -68,7 +69,7 @@ func (r *resetter) reset(ctx context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var d *dataset
-	reload := func() (err error) {
+	reload := func(ctx context.Context) (err error) {
 		d, err = r.reload(ctx)
 		return err
 	}
@@ -76,7 +77,7 @@ func (r *resetter) reset(ctx context.Context) error {
 	if s, ok := r.data.store.(reloader); ok {
 		err = s.Reload(ctx, reload)
 	} else {
-		err = reload()
+		err = reload(ctx)
 	}
 	if err != nil {
 		return err

@@ -20,14 +20,19 @@
 // serves what the database holds and logs that it did not load the file, so
 // the changes that clients make outlive the server. Servers that start on a
 // new database together load it once between them: one loads, under an
-// advisory lock, and the others wait for it.
+// advisory lock, and the others wait for it, for up to twelve times
+// -store-timeout; past that a server stops, saying so.
 //
 // POST /_issuefields/reset, which restores the state that the server
 // started with, empties the database's tables and loads the data file into
 // them again (pgstore.Store.Empty), for every server that shares the
 // database; so it answers 501 unless the server was started with
 // -allow-reset. Resets through several servers at once, and servers that
-// start meanwhile, take turns under the advisory lock of the first load.
+// start meanwhile, take turns under the advisory lock of the first load. A
+// reset, the wait for the lock included, ends within twelve times
+// -store-timeout: past that, or on a database that is down, it answers 503
+// with Retry-After, and a reset that was still waiting for the lock has
+// changed nothing.
 //
 // The tokens are not kept in the database: every start takes them from the
 // data file, and a token's permissions apply to the repositories of the

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/pgstore"
@@ -185,6 +186,10 @@ func do(t *testing.T, method, url, token, body string) (int, string) {
 	return status, b
 }
 
+// client makes the tests' requests, each of which the server answers in
+// far less than its time bound.
+var client = &http.Client{Timeout: time.Minute}
+
 // exchange makes a request with token and the further headers header to the
 // server, and returns the response's status, body and headers.
 func exchange(t *testing.T, method, url, token, body string, header http.Header) (int, string, http.Header) {
@@ -197,7 +202,7 @@ func exchange(t *testing.T, method, url, token, body string, header http.Header)
 		req.Header[name] = values
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

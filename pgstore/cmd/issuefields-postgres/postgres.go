@@ -40,7 +40,8 @@ func command() server.Command {
 			fs.StringVar(&dsn, "postgres", "", "PostgreSQL connection `URL` of the database that keeps the data, such as postgres://user:password@localhost:5432/issuefields "+
 				"(default $DATABASE_URL); the data file is loaded only into an empty database")
 			fs.DurationVar(&timeout, "store-timeout", pgstore.DefaultTimeout,
-				"bound on each operation of the store (a lock or statement wait, an unanswering database); past it a request is answered 503 with Retry-After")
+				"bound on each operation of the store (a lock or statement wait, an unanswering database); past it a request is answered 503 with Retry-After. "+
+					fmt.Sprintf("%d times it bounds a reset, and a start's wait for another server's first load", loadBoundFactor))
 			fs.IntVar(&poolSize, "pool-size", pgstore.DefaultMaxConns(), "most connections to the database")
 			fs.BoolVar(&allowReset, "allow-reset", false, "allow POST /_issuefields/reset, which empties the database's tables and loads the data file into them again, "+
 				"for every server that shares the database")
@@ -50,7 +51,7 @@ func command() server.Command {
 			if url == "" {
 				url = os.Getenv("DATABASE_URL")
 			}
-			s, closeStore, err := open(ctx, url, logger, pgstore.Timeout(timeout), pgstore.PoolSize(poolSize))
+			s, closeStore, err := open(ctx, url, logger, timeout, poolSize)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -74,10 +75,11 @@ func command() server.Command {
 	}
 }
 
-// open connects to the database at dsn, brings its schema up to date and
-// returns a store over it, with the function that closes the connections.
-// Its errors never hold the password of dsn.
-func open(ctx context.Context, dsn string, logger *slog.Logger, opts ...pgstore.Option) (server.Store, func(), error) {
+// open connects to the database at dsn, with at most poolSize connections,
+// brings its schema up to date and returns a store over it whose operations
+// timeout bounds, with the function that closes the connections. Its errors
+// never hold the password of dsn.
+func open(ctx context.Context, dsn string, logger *slog.Logger, timeout time.Duration, poolSize int) (server.Store, func(), error) {
 	if dsn == "" {
 		return nil, nil, errNoDatabase
 	}
@@ -85,7 +87,7 @@ func open(ctx context.Context, dsn string, logger *slog.Logger, opts ...pgstore.
 	if err != nil {
 		return nil, nil, fmt.Errorf("-postgres: %w", err)
 	}
-	s, err := pgstore.Open(ctx, cfg, opts...)
+	s, err := pgstore.Open(ctx, cfg, pgstore.Timeout(timeout), pgstore.PoolSize(poolSize))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -104,7 +106,7 @@ func open(ctx context.Context, dsn string, logger *slog.Logger, opts ...pgstore.
 	c := cfg.ConnConfig
 	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User,
 		"pool_size", s.Pool().Config().MaxConns)
-	return store{Store: s}, s.Close, nil
+	return store{Store: s, timeout: timeout}, s.Close, nil
 }
 
 // connectTimeout bounds the first connection to the database.
