@@ -79,9 +79,10 @@
 //	repositories      ID, current owner and name, private
 //	repository_names  every owner/name, current or former, that finds a
 //	                  repository; a new repository takes a former name over
-//	issues            one row per issue number ever used: state (live,
-//	                  deleted or transferred), where a transferred issue went,
-//	                  version, and the values
+//	issues            one row per issue number used since the last
+//	                  Store.Empty: state (live, deleted or transferred),
+//	                  where a transferred issue went, version, and the
+//	                  values
 //	hooks             webhooks: the organization (login as first spelt and
 //	                  lower-cased key) or the repository ID whose hook it is,
 //	                  active, events, configuration and times
@@ -103,10 +104,13 @@
 // field of the organization, or option of the field, has. A name written
 // before schema step 6 that an earlier one has keeps no key, and is served
 // as it is.
-// Issue rows are never deleted, but by [Store.Empty], so a number is never
-// used twice; a Snapshot
-// of a transferred issue follows its chain of transfers with one recursive
-// query. The only triggers are those on fields and field_options that give
+//
+// Issue rows are deleted only by [Store.Empty]: a deleted or transferred
+// issue keeps its row, so no other issue of its repository takes its number
+// before Empty, after which AddIssue may add the same numbers again.
+// An issue's version is never one that an issue of its number had before,
+// Empty or not (see below). A Snapshot of a transferred issue follows its
+// chain of transfers with one recursive query. The only triggers are those on fields and field_options that give
 // the organization's fields a new version.
 //
 // The Store is a [webhook.Store]. A hook's scope is not a foreign key: the
