@@ -30,10 +30,10 @@
 // Store keeps the Snapshots it read or wrote lately, by the name and number
 // asked for, and [Store.UpdateValues] calls the handler's change with the one
 // kept and stores the result with one UPDATE that changes the issue's row
-// only if the database still holds what the Snapshot shows: the name still
-// names that repository, with the same owner, name and privacy, the owner's
-// fields are at the same version, and the issue is live there at the same
-// version. When it does not (another write or change, on this server or
+// only if the database still holds what the Snapshot shows: the owner's
+// account is at the same snapshot version, which triggers replace on every
+// change to the account, its fields, its repositories and their names
+// (schema step 10), and the issue is live there at the same version. When it does not (another write or change, on this server or
 // another, got there first), when change refuses the kept Snapshot, or when
 // none is kept, UpdateValues reads a Snapshot, calls change again with it and
 // stores with the same UPDATE: two round trips, repeated while another write
@@ -69,7 +69,8 @@
 //	accounts          organizations and users; login as first spelt, a
 //	                  lower-cased key for lookups, the last ID that a
 //	                  field or an option of the organization got, and the
-//	                  version of the fields
+//	                  snapshot version of the account, its fields and
+//	                  its repositories
 //	fields            each organization's fields, with their position,
 //	                  description, visibility and times, and the key of
 //	                  the name, unique in the organization

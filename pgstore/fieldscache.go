@@ -9,10 +9,12 @@ import (
 )
 
 // fieldsCache keeps the fields of each account that a Snapshot read, with
-// their version (the accounts table's fields_version), so that a request
+// their version (the accounts table's snapshot_version), so that a request
 // reads the version alone as long as the definitions stay the same. A
 // version names one state of an account's fields for good: every change,
-// through any server, gives them a new one in its transaction.
+// through any server, gives them a new one in its transaction (and so does a
+// change of the account's repositories, after which the fields are read
+// again once).
 type fieldsCache struct {
 	mu       sync.RWMutex
 	accounts map[int64]cachedFields
@@ -50,7 +52,7 @@ func (c *fieldsCache) of(ctx context.Context, q fieldQuerier, account, version i
 // readFields reads the fields of account and their version, in one
 // statement, through q.
 func readFields(ctx context.Context, q fieldQuerier, account int64) (cachedFields, error) {
-	const query = `SELECT a.fields_version, ` + fieldColumns + `
+	const query = `SELECT a.snapshot_version, ` + fieldColumns + `
 		FROM accounts a
 		LEFT JOIN fields f ON f.account_id = a.id
 		LEFT JOIN field_options o ON o.account_id = f.account_id AND o.field_id = f.id

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	_ "embed"
 	"sync"
 
 	"github.com/issuefields/issuefields"
@@ -18,14 +19,22 @@ func placeOf(owner, name string, number int64) place {
 	return place{nameKey(owner), nameKey(name), number}
 }
 
+// accountVersionSQL is schema step 10: one version of all that a Snapshot
+// shows of an account and its repositories, which a write from a kept
+// Snapshot checks with one lookup.
+//
+//go:embed migrations/010_snapshot_version.sql
+var accountVersionSQL string
+
 // A kept is a Snapshot of an issue that is live at the place asked for,
-// with what a write from it checks: the owner's account and the version of
-// its fields, and the issue's version.
+// with what a write from it checks: the owner's account and its snapshot
+// version (of all that the Snapshot shows besides the issue), and the
+// issue's version.
 type kept struct {
-	snap          issuefields.Snapshot
-	ownerID       int64
-	fieldsVersion int64
-	version       int64
+	snap            issuefields.Snapshot
+	ownerID         int64
+	snapshotVersion int64
+	version         int64
 }
 
 // keptSnapshots keeps, for the places that this process read or wrote

@@ -44,6 +44,7 @@ var migrations = []migration{
 	{7, "the budgets of the secondary rate limit that servers share", writeBudgetsSQL},
 	{8, "webhooks and their deliveries", hooksSQL},
 	{9, "issue versions that a reset never gives again, and a count of resets", resetsSQL},
+	{10, "one version of all that a Snapshot shows of each account, which a kept Snapshot's write checks", accountVersionSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

@@ -11,12 +11,12 @@ import (
 )
 
 // snapshotQuery finds, in one statement, the repository that owner/name ($1,
-// $2 as name keys) names, its owner's account and the version of the
-// owner's fields, and the row of its issue $3: state, where a transferred
+// $2 as name keys) names, its owner's account and the account's snapshot
+// version (which versions its fields too), and the row of its issue $3: state, where a transferred
 // issue went, version and values. A repository that does not exist gives no
 // row; an issue that does not exist gives NULLs.
 const snapshotQuery = `
-	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.fields_version,
+	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.snapshot_version,
 		i.state, i.moved_to_repository_id, i.moved_to_number, i.version, i.field_values
 	FROM repository_names n
 	JOIN repositories r ON r.id = n.repository_id
@@ -57,7 +57,7 @@ func (s *Store) read(ctx context.Context, owner, name string, number int64) (kep
 	var data []byte
 	var state *string
 	err := s.pool.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
-		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &k.ownerID, &k.fieldsVersion,
+		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &k.ownerID, &k.snapshotVersion,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -84,7 +84,7 @@ func (s *Store) read(ctx context.Context, owner, name string, number int64) (kep
 	}
 	k.version = *version
 	snap.Version = formatVersion(*version)
-	if snap.Fields, err = s.fields.of(ctx, s.pool, k.ownerID, k.fieldsVersion); err != nil {
+	if snap.Fields, err = s.fields.of(ctx, s.pool, k.ownerID, k.snapshotVersion); err != nil {
 		return k, err
 	}
 	s.kept.put(placeOf(owner, name, number), k)

@@ -105,20 +105,15 @@ func notHere(snap *issuefields.Snapshot, number int64) error {
 	return nil
 }
 
-// swapQuery stores $9 as the values of issue $4 of repository $3 under the
-// next version, if the issue is live there at version $10, the name keys $1,
-// $2 still name that repository, and the repository still has the name $7,
-// the privacy $8 and the owner $5 (login $11, an organization or not as
-// $12), whose fields are at version $6: everything a Snapshot shows.
-// PostgreSQL applies it under the issue row's lock.
+// swapQuery stores $3 as the values of issue $2 of repository $1 under the
+// next version, if the issue is live there at version $4 and the owner $5 of
+// the repository is at snapshot version $6: everything a Snapshot shows,
+// since every change to the owner's login, kind, fields, repositories and
+// their names gives the owner a new snapshot version (schema step 10).
 const swapQuery = `
-	UPDATE issues SET field_values = $9, version = version + 1
-	WHERE repository_id = $3 AND number = $4 AND state = 'live' AND version = $10
-		AND EXISTS (SELECT FROM repository_names
-			WHERE owner_key = $1 AND name_key = $2 AND repository_id = $3)
-		AND EXISTS (SELECT FROM repositories r JOIN accounts a ON a.id = r.owner_id
-			WHERE r.id = $3 AND r.name = $7 AND r.private = $8
-				AND a.id = $5 AND a.fields_version = $6 AND a.login = $11 AND a.organization = $12)`
+	UPDATE issues SET field_values = $3, version = version + 1
+	WHERE repository_id = $1 AND number = $2 AND state = 'live' AND version = $4
+		AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)`
 
 // swap stores values as the values of the issue of k, a Snapshot of the
 // place at, if the database still holds what k shows, in one statement. It
@@ -131,8 +126,7 @@ func (s *Store) swap(ctx context.Context, at place, k *kept, values []issuefield
 	if err != nil {
 		return "", false, fmt.Errorf("pgstore: %s: %w", what, err)
 	}
-	tag, err := s.pool.Exec(ctx, swapQuery, at.owner, at.name, r.ID, at.number,
-		k.ownerID, k.fieldsVersion, r.Name, r.Private, data, k.version, r.Owner, r.OwnedByOrganization)
+	tag, err := s.pool.Exec(ctx, swapQuery, r.ID, at.number, data, k.version, k.ownerID, k.snapshotVersion)
 	switch {
 	case err != nil:
 		return "", false, wrap(what, err)
