@@ -52,8 +52,26 @@ type requestBody struct {
 // scanBufferBytes is the size of the buffer the scanner reads through.
 const scanBufferBytes = 4096
 
-// scanBuffers holds the read buffers of scanners that finished.
-var scanBuffers = sync.Pool{New: func() any { return new([scanBufferBytes]byte) }}
+// A pooledScanner is a scanner with its read buffer. Scanners are pooled,
+// not made for each body: a bodyScanner holds more than a kilobyte of
+// places and keys, which cost every body an allocation of that size (the
+// scanner escapes) and readBody a frame of nearly two kilobytes, on a stack
+// that is already deep when a write reads its body inside the store's call
+// of the handler's change.
+type pooledScanner struct {
+	s   bodyScanner
+	buf [scanBufferBytes]byte
+}
+
+// scanners holds the scanners of bodies that were read.
+var scanners = sync.Pool{New: func() any { return new(pooledScanner) }}
+
+// release empties p, so that it keeps nothing of the body it read, and puts
+// it back in scanners.
+func (p *pooledScanner) release() {
+	p.s = bodyScanner{}
+	scanners.Put(p)
+}
 
 // heldBytes is the room first made for what a body of unknown length keeps,
 // and keyBytes for the keys of the objects being scanned.
@@ -79,9 +97,10 @@ func readBody(w *recorder, r *http.Request, limit int64, shape *bodyShape) (requ
 	if r.ContentLength > limit {
 		return requestBody{}, bodyTooLarge(limit)
 	}
-	buf := scanBuffers.Get().(*[scanBufferBytes]byte)
-	defer scanBuffers.Put(buf)
-	s := bodyScanner{r: http.MaxBytesReader(w, r.Body, limit), buf: buf[:], shape: shape}
+	p := scanners.Get().(*pooledScanner)
+	defer p.release()
+	s := &p.s
+	s.r, s.buf, s.shape = http.MaxBytesReader(w, r.Body, limit), p.buf[:], shape
 	// Room for a usual body's values and keys at once; a larger body holds
 	// more only as its values need.
 	held := heldBytes
