@@ -68,8 +68,11 @@ type Config struct {
 //	GET /_issuefields/             the page: the state and the recorded requests, as HTML
 //	GET /_issuefields/events       the page's live update: an event "change" after each change
 //	POST /_issuefields/hooks/{hook_id}/deliveries/{delivery_id}/redeliver
-//	                               303 to the hook on the page; the delivery is sent again
-//	POST /_issuefields/reset       204; the start-up state again
+//	                               303 to the hook on the page; the delivery is sent again;
+//	                               404 for an unknown hook or delivery, 422 for a delivery
+//	                               too long to have been recorded whole, 503 while stopping
+//	POST /_issuefields/reset       204; the start-up state again; 501 when the store cannot
+//	                               be emptied, 503 with Retry-After when it is busy or down
 //	GET /_issuefields/requests     200, the recorded requests, newest first
 //	DELETE /_issuefields/requests  204; forgets them
 //
