@@ -29,21 +29,35 @@ func (s *Store) UpdateValues(ctx context.Context, owner, name string, number int
 		}
 		values, err := change(snap)
 		if err != nil {
-			return "", fmt.Errorf("memstore: issue %d of %q: %w", number, owner+"/"+name, err)
+			return "", updateError(owner, name, number, err)
 		}
-		version, stored, err := s.storeValues(owner, name, number, &snap, clone.Values(values))
+		version, stored, err := s.storeValues(owner, name, number, &snap, values)
 		if stored || err != nil {
 			return version, err
 		}
 		if err := ctx.Err(); err != nil {
-			return "", fmt.Errorf("memstore: issue %d of %q: %w: %w", number, owner+"/"+name, issuefields.ErrUnavailable, err)
+			return "", updateError(owner, name, number, unavailable(err))
 		}
 	}
 }
 
-// storeValues stores values as the values of issue number of owner/name if
-// the store still holds what snap shows, and reports whether it did. It
-// returns an error when snap shows no live issue there to store them on.
+// updateError returns err as UpdateValues returns it for issue number of
+// owner/name. It is a function of its own so that the frame of UpdateValues,
+// under which the handler reads a request's body, stays small.
+func updateError(owner, name string, number int64, err error) error {
+	return fmt.Errorf("memstore: issue %d of %q: %w", number, owner+"/"+name, err)
+}
+
+// unavailable returns the error of a write that gave up because of err, the
+// error of its context.
+func unavailable(err error) error {
+	return fmt.Errorf("%w: %w", issuefields.ErrUnavailable, err)
+}
+
+// storeValues stores a copy of values as the values of issue number of
+// owner/name if the store still holds what snap shows, and reports whether
+// it did. It returns an error when snap shows no live issue there to store
+// them on.
 func (s *Store) storeValues(owner, name string, number int64, snap *issuefields.Snapshot, values []issuefields.Value) (issuefields.Version, bool, error) {
 	key := issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}
 	switch {
@@ -67,7 +81,7 @@ func (s *Store) storeValues(owner, name string, number int64, snap *issuefields.
 	if is.state != live || is.version != snap.Version {
 		return "", false, nil
 	}
-	is.commit(values)
+	is.commit(clone.Values(values))
 	return is.version, true, nil
 }
 
