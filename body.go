@@ -111,19 +111,25 @@ func readBody(w *recorder, r *http.Request, limit int64, shape *bodyShape) (requ
 	s.keys = s.keyBuf[:0]
 	err := s.scan()
 	w.bodyPending = !s.eof
-	if err == nil {
-		return s.result(), nil
+	if err != nil {
+		return requestBody{}, bodyError(err, s.readErr, limit)
 	}
-	// Declared here, not above, because errors.As takes its address and
-	// so moves it to the heap: an allocation for every body otherwise.
+	return s.result(), nil
+}
+
+// bodyError returns the answer to a body that the scanner refused with err,
+// readErr being what reading it returned, and limit its bound. It is a
+// function of its own, so that errors.As, which moves its target to the
+// heap, allocates only for a refused body.
+func bodyError(err, readErr error, limit int64) error {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return requestBody{}, bodyTooLarge(limit)
-	case s.readErr != nil:
-		return requestBody{}, fmt.Errorf("%w: %w", errBodyUnreadable, s.readErr)
+		return bodyTooLarge(limit)
+	case readErr != nil:
+		return fmt.Errorf("%w: %w", errBodyUnreadable, readErr)
 	}
-	return requestBody{}, err
+	return err
 }
 
 // bodyScanner checks a JSON body read from r, and keeps what its shape says.

@@ -99,11 +99,14 @@ func copyValue(v *Value) *Value {
 	return &c
 }
 
-// notify gives e to the notifier, with a context that the client's disconnect
-// does not cancel, bounded by the notify timeout. The write has committed:
-// a failure or a panic of the notifier is logged and changes nothing else.
-func (h *Handler) notify(ctx context.Context, requestID string, e Event) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.notifyTimeout)
+// notify gives the notifier the event of w, a write of c that committed,
+// with a context that the client's disconnect does not cancel, bounded by the
+// notify timeout. A failure or a panic of the notifier is logged and changes
+// nothing else.
+func (h *Handler) notify(c *call, w *write) {
+	e := newEvent(w.action, w.snap.Issue, c.principal, w.snap.Fields, w.before, w.after)
+	requestID := c.w.id
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {

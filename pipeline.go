@@ -77,10 +77,17 @@ func (h *Handler) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	c := &rec.call
-	*c = call{w: rec, r: r, route: rt, context: r.Context()}
+	c.w, c.r, c.route, c.context = rec, r, rt, r.Context()
 	if err := rt.serve(h, c); err != nil {
-		h.writeError(rec, c.r.WithContext(c.ctx()), rt, err)
+		h.answerError(c, err)
 	}
+}
+
+// answerError answers the request of c with err. It is a function of its
+// own so that serveRoute's frame, under which every operation runs, stays
+// small.
+func (h *Handler) answerError(c *call, err error) {
+	h.writeError(c.w, c.r.WithContext(c.ctx()), c.route, err)
 }
 
 // selectVersion sets the API version that serves r on the answer, or answers

@@ -170,6 +170,12 @@ type write struct {
 	h      *Handler
 	c      *call
 	action Action
+	// owner, name and number are the issue that the path names, and
+	// suffix what follows the issue's path in a redirect (the field's ID
+	// for a delete).
+	owner, name string
+	number      int64
+	suffix      string
 	// fieldID is the field whose value a delete removes.
 	fieldID int64
 	// items are the items of an add or set body, and itemsErr what refused
@@ -201,12 +207,15 @@ var errUnchanged = errors.New("the values stay as they are")
 // without losing a concurrent change. What the last call decided is the
 // answer.
 func (h *Handler) commit(c *call, w *write) error {
-	owner, name, number, err := h.issuePath(c)
-	if err != nil {
+	var err error
+	if w.owner, w.name, w.number, err = h.issuePath(c); err != nil {
 		return err
 	}
+	if w.action == ActionDeleted {
+		w.suffix = "/" + c.r.PathValue("issue_field_id")
+	}
 	w.h, w.c = h, c
-	version, err := h.store.UpdateValues(c.ctx(), owner, name, number, w.change)
+	version, err := h.store.UpdateValues(c.ctx(), w.owner, w.name, w.number, w.change)
 	switch {
 	case errors.Is(err, errUnchanged) && w.after != nil:
 		return nil
@@ -215,27 +224,20 @@ func (h *Handler) commit(c *call, w *write) error {
 	}
 	w.version = version
 	if h.notifier != nil {
-		h.notify(c.ctx(), c.w.id, newEvent(w.action, w.snap.Issue, c.principal, w.snap.Fields, w.before, w.after))
+		h.notify(c, w)
 	}
 	return nil
 }
 
 // change is the change of w's UpdateValues: it locates the issue in snap
-// and decides the write on it. A redirect of a delete keeps the field's ID
-// at the end of the path.
+// and decides the write on it.
 func (w *write) change(snap Snapshot) ([]Value, error) {
-	c := w.c
-	number, _ := parsePositiveInt(c.r.PathValue("issue_number"))
-	var suffix string
-	if w.action == ActionDeleted {
-		suffix = "/" + c.r.PathValue("issue_field_id")
-	}
 	w.snap, w.after = snap, nil
-	if err := w.h.locate(c, &w.snap, c.r.PathValue("owner"), c.r.PathValue("repo"), number, suffix); err != nil {
+	if err := w.h.locate(w.c, &w.snap, w.owner, w.name, w.number, w.suffix); err != nil {
 		return nil, err
 	}
 	w.fieldsSum = w.h.fieldSums.of(snap.Fields)
-	return w.h.decide(c, w)
+	return w.h.decide(w.c, w)
 }
 
 // decide returns the values that w makes of the values of w.snap, or the
@@ -247,15 +249,8 @@ func (w *write) change(snap Snapshot) ([]Value, error) {
 func (h *Handler) decide(c *call, w *write) ([]Value, error) {
 	var updates []Value
 	if w.action != ActionDeleted {
-		if !w.read {
-			w.read = true
-			w.items, w.itemsErr = readItems(c.w, c.r, h.maxBodyBytes)
-		}
-		if w.itemsErr != nil {
-			return nil, w.itemsErr
-		}
 		var err error
-		if updates, err = parseItems(w.items, w.snap.Fields, w.allowArrays); err != nil {
+		if updates, err = w.updates(c, h.maxBodyBytes); err != nil {
 			return nil, err
 		}
 	}
@@ -264,6 +259,34 @@ func (h *Handler) decide(c *call, w *write) ([]Value, error) {
 		return nil, errPreconditionFailed
 	}
 	current := shownValues(w.snap.Values, w.snap.Fields)
+	next, err := w.apply(current, updates)
+	if err != nil {
+		return nil, err
+	}
+	w.before, w.after, w.version = current, next, w.snap.Version
+	if sameValues(current, next) {
+		return nil, errUnchanged
+	}
+	return next, nil
+}
+
+// updates returns the values that the items of an add or set body give,
+// validated against the fields of w.snap. It reads the body, at most limit
+// bytes of it, on its first call.
+func (w *write) updates(c *call, limit int64) ([]Value, error) {
+	if !w.read {
+		w.read = true
+		w.items, w.itemsErr = readItems(c.w, c.r, limit)
+	}
+	if w.itemsErr != nil {
+		return nil, w.itemsErr
+	}
+	return parseItems(w.items, w.snap.Fields, w.allowArrays)
+}
+
+// apply returns the values that w makes of current, the values the fields
+// show, with updates, the values of an add or set body; never nil.
+func (w *write) apply(current, updates []Value) ([]Value, error) {
 	var next []Value
 	switch w.action {
 	case ActionAdded:
@@ -279,10 +302,6 @@ func (h *Handler) decide(c *call, w *write) ([]Value, error) {
 	}
 	if next == nil {
 		next = []Value{}
-	}
-	w.before, w.after, w.version = current, next, w.snap.Version
-	if sameValues(current, next) {
-		return nil, errUnchanged
 	}
 	return next, nil
 }
@@ -310,6 +329,14 @@ var valuesBody = bodyShape{
 		Message: fmt.Sprintf(`"issue_field_values" has more than %d items; one request may write at most %d.`, maxItems, maxItems)}),
 }
 
+// The errors of an add or set body without its issue_field_values array.
+var (
+	errNoItems = validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "missing_field",
+		Message: `The body needs "issue_field_values", an array of {"field_id", "value"} objects; an empty array clears every value.`})
+	errItemsNotArray = validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "invalid",
+		Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
+)
+
 // readItems reads the body of an add or set, at most limit bytes of it, and
 // returns the items of its issue_field_values array. It refuses what the
 // contract's steps 1 and 2 refuse: a body over limit (413), one that is not
@@ -321,11 +348,9 @@ func readItems(w *recorder, r *http.Request, limit int64) ([][]byte, error) {
 	case err != nil:
 		return nil, err
 	case !body.hasList:
-		return nil, validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "missing_field",
-			Message: `The body needs "issue_field_values", an array of {"field_id", "value"} objects; an empty array clears every value.`})
+		return nil, errNoItems
 	case !body.listIsArray:
-		return nil, validationFailed(&fieldError{Resource: valueResource, Field: "issue_field_values", Code: "invalid",
-			Message: `"issue_field_values" must be an array of {"field_id", "value"} objects.`})
+		return nil, errItemsNotArray
 	}
 	return body.items, nil
 }
