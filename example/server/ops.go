@@ -28,19 +28,18 @@ const readinessProbe = ".readyz"
 
 // routes returns the server's handler: api mounted at prefix ("" for the
 // root, else "/segment..."), GET /healthz and GET /readyz beside it, tools,
-// when not nil, at /_issuefields/ whatever prefix is, and a JSON 404 that says where the
-// API is for every other path, the prefix without its trailing slash
-// included: at base, the API's public URL, or when base is "", at the scheme
-// and Host of the request and prefix. record wraps the API and that 404, so
-// that what a client sends to the API is recorded with the path it sent.
+// when not nil, at /_issuefields/ whatever prefix is, and a JSON 404 that
+// says where the API is for every other path, the prefix without its
+// trailing slash included: at base, the API's public URL, or when base is
+// "", at the scheme and Host of the request and prefix. record wraps the API
+// and that 404, so that what a client sends to the API is recorded with the
+// path it sent.
 //
-// A path that http.ServeMux would redirect to its clean form (one with //,
-// . or .. in it), with a text/html 307, goes around the ServeMux: under
-// prefix to api, which answers it with its JSON 404, and elsewhere to the
-// JSON 404 of the server.
+// The paths are told apart by a switch rather than a second ServeMux, which
+// would redirect a path with //, . or .. in it to its clean form with a
+// text/html 307: such a path goes, under prefix, to api, which answers it
+// with its JSON 404, and elsewhere to the JSON 404 of the server.
 func routes(api, tools http.Handler, record func(http.Handler) http.Handler, prefix, base string, store issuefields.Store, logger *slog.Logger) http.Handler {
-	mux := http.NewServeMux()
-	mounted := record(api)
 	notFound := record(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusNotFound, map[string]string{
 			"message":           "Not Found: the API is mounted at " + prefix + "/",
@@ -48,13 +47,9 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 			"documentation_url": documentationURL,
 		})
 	}))
-	if prefix == "" {
-		mux.Handle("/", mounted)
-	} else {
+	mounted := record(api)
+	if prefix != "" {
 		mounted = record(http.StripPrefix(prefix, api))
-		mux.Handle(prefix+"/", mounted)
-		mux.Handle(prefix, notFound)
-		mux.Handle("/", notFound)
 	}
 	healthz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -68,30 +63,20 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 		}
 		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	mux.Handle("/healthz", healthz)
-	mux.Handle("/readyz", readyz)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case tools != nil && strings.HasPrefix(r.URL.Path, standin.Path):
+		switch p := r.URL.Path; {
+		case tools != nil && strings.HasPrefix(p, standin.Path):
 			tools.ServeHTTP(w, r)
-		case r.Method == http.MethodConnect || muxKeepsPath(r.URL.EscapedPath()):
-			mux.ServeHTTP(w, r)
-		case prefix == "" || strings.HasPrefix(r.URL.Path, prefix+"/"):
+		case p == "/healthz":
+			healthz.ServeHTTP(w, r)
+		case p == "/readyz":
+			readyz.ServeHTTP(w, r)
+		case prefix == "" || strings.HasPrefix(p, prefix+"/"):
 			mounted.ServeHTTP(w, r)
 		default:
 			notFound.ServeHTTP(w, r)
 		}
 	})
-}
-
-// muxKeepsPath reports whether http.ServeMux serves the path p as it is,
-// rather than redirecting to its clean form: p is rooted and path.Clean
-// leaves it as it is, but for a trailing slash. That is, p has no empty
-// segment but at its end and no segment "." or "..".
-func muxKeepsPath(p string) bool {
-	return strings.HasPrefix(p, "/") && !strings.Contains(p, "//") &&
-		!strings.Contains(p, "/./") && !strings.HasSuffix(p, "/.") &&
-		!strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..")
 }
 
 // storeAnswers asks store for a repository that does not exist, within
