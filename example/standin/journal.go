@@ -103,29 +103,42 @@ func (j *Journal) add(req Request) {
 func (j *Journal) Record(h http.Handler, login func(token string) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		req := Request{Method: r.Method, Path: r.URL.Path, Query: maskQuery(r.URL.RawQuery), Time: start.UTC()}
-		if token, ok := bearer(r); ok && token != "" {
-			req.Login = login(token)
-		}
-		var body *capture
-		if isWrite(r.Method) && r.Body != nil {
-			body = &capture{ReadCloser: r.Body}
-			if r.ContentLength > 0 {
-				// One allocation for the whole body, not one per doubling.
-				body.kept.Grow(int(min(r.ContentLength, maxBody)))
-			}
-			r.Body = body
-		}
+		body := captureBody(r)
 		sw := statuswriter.New(w)
 		h.ServeHTTP(sw, r)
-		req.Status = sw.Status()
-		req.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-		if body != nil {
-			req.read, req.BodySize = body.whole()
-		}
-		j.add(req)
-		j.Changed()
+		j.record(r, start, sw.Status(), body, login)
 	})
+}
+
+// captureBody gives r, a write with a body, a body that keeps what is read
+// from it, and returns that body; it returns nil for another request.
+func captureBody(r *http.Request) *capture {
+	if !isWrite(r.Method) || r.Body == nil {
+		return nil
+	}
+	body := &capture{ReadCloser: r.Body}
+	if r.ContentLength > 0 {
+		// One allocation for the whole body, not one per doubling.
+		body.kept.Grow(int(min(r.ContentLength, maxBody)))
+	}
+	r.Body = body
+	return body
+}
+
+// record adds r, which began at start and was answered with status, to j,
+// with what was read of its body (nil for a request that captureBody gave
+// none), and tells j's listeners.
+func (j *Journal) record(r *http.Request, start time.Time, status int, body *capture, login func(token string) string) {
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: maskQuery(r.URL.RawQuery), Time: start.UTC(),
+		Status: status, DurationMS: float64(time.Since(start).Microseconds()) / 1000}
+	if token, ok := bearer(r); ok && token != "" {
+		req.Login = login(token)
+	}
+	if body != nil {
+		req.read, req.BodySize = body.whole()
+	}
+	j.add(req)
+	j.Changed()
 }
 
 // isWrite reports whether a request of method may change something.
