@@ -312,9 +312,16 @@ func mergeValues(current, updates []Value) []Value {
 	if len(updates) == 0 {
 		return nil
 	}
-	next := make([]Value, 0, len(current)+len(updates))
+	kept := func(v Value) bool { _, replaced := valueOf(updates, v.FieldID); return !replaced }
+	n := len(updates)
 	for _, v := range current {
-		if _, replaced := valueOf(updates, v.FieldID); !replaced {
+		if kept(v) {
+			n++
+		}
+	}
+	next := make([]Value, 0, n)
+	for _, v := range current {
+		if kept(v) {
 			next = append(next, v)
 		}
 	}
