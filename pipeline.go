@@ -249,15 +249,19 @@ func (ids *requestIDs) next() string {
 	return string(strconv.AppendUint(id, ids.count.Add(1), 16))
 }
 
-// logRequest logs the request's line.
+// logRequest logs the request's line. The line has no source: it would be
+// this function's for every request, and Logger's methods walk the stack to
+// find it.
 func (h *Handler) logRequest(rec *recorder, r *http.Request) {
-	h.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+	line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+	line.AddAttrs(
 		slog.String("request_id", rec.id),
 		slog.String("method", r.Method),
 		slog.String("route", r.Pattern),
 		slog.Int("status", rec.status),
-		slog.Duration("duration", time.Since(rec.start)),
+		slog.Duration("duration", line.Time.Sub(rec.start)),
 		slog.String("login", rec.login))
+	_ = h.log.Handler().Handle(r.Context(), line) // a log has nowhere to report its own failure
 }
 
 // inFlightLimit bounds how many requests are served at once. A nil
