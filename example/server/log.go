@@ -8,8 +8,13 @@ import (
 	"time"
 )
 
-// logFlushInterval is how often the log's buffer is written out.
-const logFlushInterval = 100 * time.Millisecond
+// logFlushInterval is how often the log's buffer is written out, and
+// logBufferBytes its size: at a line per request, a busy server fills it
+// several times an interval, and each time costs a write to stderr.
+const (
+	logFlushInterval = 100 * time.Millisecond
+	logBufferBytes   = 64 << 10
+)
 
 // newLogger returns a logger that writes the records of level and above to
 // w in format, "text" (slog.TextHandler's key=value pairs) or "json"
@@ -17,7 +22,7 @@ const logFlushInterval = 100 * time.Millisecond
 // out every logFlushInterval, and a function that writes out what is left,
 // to be called when the server has stopped.
 func newLogger(format string, level slog.Level, w io.Writer) (*slog.Logger, func()) {
-	buf := &logBuffer{w: bufio.NewWriter(w)}
+	buf := &logBuffer{w: bufio.NewWriterSize(w, logBufferBytes)}
 	tick, stop := time.NewTicker(logFlushInterval), make(chan struct{})
 	go func() {
 		for {

@@ -130,11 +130,17 @@ func withHookRoutes(api, hooks http.Handler) http.Handler {
 // isHookPath reports whether path is one of the webhook routes' paths, or
 // below one.
 func isHookPath(path string) bool {
-	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	// The first four segments are enough, and reading them so allocates
+	// nothing, unlike strings.Split, on every request.
+	var segments [4]string
+	n, rest := 0, strings.TrimPrefix(path, "/")
+	for more := true; more && n < len(segments); n++ {
+		segments[n], rest, more = strings.Cut(rest, "/")
+	}
 	switch {
-	case len(segments) >= 3 && segments[0] == "orgs" && segments[1] != "":
+	case n >= 3 && segments[0] == "orgs" && segments[1] != "":
 		return segments[2] == "hooks"
-	case len(segments) >= 4 && segments[0] == "repos" && segments[1] != "" && segments[2] != "":
+	case n >= 4 && segments[0] == "repos" && segments[1] != "" && segments[2] != "":
 		return segments[3] == "hooks"
 	}
 	return false
