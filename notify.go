@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"log/slog"
 	"time"
+
+	"github.com/issuefields/issuefields/internal/lazyctx"
 )
 
 // A Notifier is told of every write that committed and changed something:
@@ -106,7 +108,7 @@ func copyValue(v *Value) *Value {
 func (h *Handler) notify(c *call, w *write) {
 	e := newEvent(w.action, w.snap.Issue, c.principal, w.snap.Fields, w.before, w.after)
 	requestID := c.w.id
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
+	ctx, cancel := lazyctx.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/lazyctx"
 )
 
 // The defaults that the zero values of Options fields select.
@@ -150,7 +151,7 @@ var _ issuefields.Notifier = (*Notifier)(nil)
 // A job is one queued piece of work: the deliveries of an event to the hooks
 // that want it, or one delivery to one hook.
 type job struct {
-	event *issuefields.Event
+	event issuefields.Event
 	one   *outgoing
 }
 
@@ -302,7 +303,7 @@ func (n *Notifier) Notify(_ context.Context, e issuefields.Event) error {
 	if len(e.Changes) == 0 {
 		return nil
 	}
-	return n.enqueue(&job{event: &e})
+	return n.enqueue(&job{event: e})
 }
 
 // Ping queues a ping delivery to hook, whose repository is repo (nil for an
@@ -396,7 +397,7 @@ func (n *Notifier) work() {
 		case j.one != nil:
 			n.send(j.one)
 		default:
-			n.deliverEvent(j.event)
+			n.deliverEvent(&j.event)
 		}
 	}
 }
@@ -404,7 +405,7 @@ func (n *Notifier) work() {
 // deliverEvent delivers each change of e to each hook that wants the issues
 // event of e's repository. The deliveries of one change share a GUID.
 func (n *Notifier) deliverEvent(e *issuefields.Event) {
-	ctx, cancel := context.WithTimeout(n.ctx, storeTimeout)
+	ctx, cancel := lazyctx.WithTimeout(n.ctx, storeTimeout)
 	hooks, err := n.store.HooksFor(ctx, e.Issue.Repository)
 	cancel()
 	if err != nil {
