@@ -312,17 +312,16 @@ func mergeValues(current, updates []Value) []Value {
 	if len(updates) == 0 {
 		return nil
 	}
-	kept := func(v Value) bool { _, replaced := valueOf(updates, v.FieldID); return !replaced }
-	n := len(updates)
-	for _, v := range current {
-		if kept(v) {
-			n++
+	n := len(current) + len(updates) // less the updates that replace a value
+	for i := range updates {
+		if _, replaces := valueOf(current, updates[i].FieldID); replaces {
+			n--
 		}
 	}
 	next := make([]Value, 0, n)
-	for _, v := range current {
-		if kept(v) {
-			next = append(next, v)
+	for i := range current {
+		if _, replaced := valueOf(updates, current[i].FieldID); !replaced {
+			next = append(next, current[i])
 		}
 	}
 	return append(next, updates...)
