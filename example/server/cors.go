@@ -29,10 +29,14 @@ func withCORS(api http.Handler, vendor string) http.Handler {
 		"Authorization", "Content-Type", "If-Match", "If-Modified-Since", "If-None-Match",
 		"If-Unmodified-Since", "X-Requested-With", "X-" + vendor + "-Api-Version",
 	}, ", ")
+	// Every answer shares these two values, set under their canonical names:
+	// a slice without spare capacity is copied, not written into, by
+	// Header.Add, and net/http copies the header when the answer begins.
+	allowOrigin, exposeHeaders := []string{"*"}, []string{expose}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Set("Access-Control-Expose-Headers", expose)
+		h["Access-Control-Allow-Origin"] = allowOrigin
+		h["Access-Control-Expose-Headers"] = exposeHeaders
 		if r.Method != http.MethodOptions {
 			api.ServeHTTP(w, r)
 			return
