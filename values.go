@@ -308,6 +308,7 @@ func (w *write) apply(current, updates []Value) ([]Value, error) {
 
 // mergeValues returns current with updates: each replaces the value of its
 // field, the other fields keep theirs. No updates at all clears every value.
+// When the updates replace every value, it returns updates itself.
 func mergeValues(current, updates []Value) []Value {
 	if len(updates) == 0 {
 		return nil
@@ -317,6 +318,9 @@ func mergeValues(current, updates []Value) []Value {
 		if _, replaces := valueOf(current, updates[i].FieldID); replaces {
 			n--
 		}
+	}
+	if n == len(updates) {
+		return updates // every current value is replaced
 	}
 	next := make([]Value, 0, n)
 	for i := range current {
