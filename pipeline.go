@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -257,11 +258,18 @@ func (h *Handler) logRequest(rec *recorder, r *http.Request) {
 	line.AddAttrs(
 		slog.String("request_id", rec.id),
 		slog.String("method", r.Method),
-		slog.String("route", r.Pattern),
+		slog.String("route", routeOf(r)),
 		slog.Int("status", rec.status),
 		slog.Duration("duration", line.Time.Sub(rec.start)),
 		slog.String("login", rec.login))
 	_ = h.log.Handler().Handle(r.Context(), line) // a log has nowhere to report its own failure
+}
+
+// routeOf returns the route of r for its log line: the path of the pattern r
+// matched, without the method, which the line gives apart ("" for a request
+// that matched none). Without a space it needs no quotes in a text log.
+func routeOf(r *http.Request) string {
+	return r.Pattern[strings.IndexByte(r.Pattern, ' ')+1:]
 }
 
 // inFlightLimit bounds how many requests are served at once. A nil

@@ -63,7 +63,7 @@ func TestRequestLogLine(t *testing.T) {
 	want := map[string]string{
 		"request_id": w.Header().Get("X-Service-Request-Id"),
 		"method":     "GET",
-		"route":      "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values",
+		"route":      "/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values",
 		"status":     "200",
 		"login":      "reader",
 	}

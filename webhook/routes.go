@@ -245,7 +245,7 @@ func (rt *Routes) serve(w http.ResponseWriter, r *http.Request, c *hookCall) {
 	rt.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 		slog.String("request_id", w.Header().Get(rt.header.requestID)),
 		slog.String("method", r.Method),
-		slog.String("route", r.Pattern),
+		slog.String("route", r.Pattern[strings.IndexByte(r.Pattern, ' ')+1:]), // without the method, as the API's lines
 		slog.Int("status", c.status),
 		slog.Duration("duration", time.Since(start)),
 		slog.String("login", login))

@@ -19,10 +19,10 @@ func TestJSONLogs(t *testing.T) {
 		status              int
 		route, login        string
 	}{
-		{"GET", "repos/octo-org/hello-world/issues/1/issue-field-values", "demo-reader-token", http.StatusOK, "GET " + values, "reader"},
-		{"POST", "repos/octo-org/hello-world/issues/3/issue-field-values", "demo-writer-token", http.StatusUnprocessableEntity, "POST " + values, "octocat"},
-		{"DELETE", "repos/octo-org/roadmap/issues/1/issue-field-values/1", "demo-outsider-token", http.StatusNotFound, "DELETE " + values + "/{issue_field_id}", "outsider"},
-		{"GET", "repos/octo-org/hello-world/issues/1/issue-field-values", "demo-expired-token", http.StatusUnauthorized, "GET " + values, ""},
+		{"GET", "repos/octo-org/hello-world/issues/1/issue-field-values", "demo-reader-token", http.StatusOK, values, "reader"},
+		{"POST", "repos/octo-org/hello-world/issues/3/issue-field-values", "demo-writer-token", http.StatusUnprocessableEntity, values, "octocat"},
+		{"DELETE", "repos/octo-org/roadmap/issues/1/issue-field-values/1", "demo-outsider-token", http.StatusNotFound, values + "/{issue_field_id}", "outsider"},
+		{"GET", "repos/octo-org/hello-world/issues/1/issue-field-values", "demo-expired-token", http.StatusUnauthorized, values, ""},
 		{"GET", "no/such/path", "demo-writer-token", http.StatusNotFound, "/", ""},
 	}
 	ids := make(map[string]int) // request id → index in requests
