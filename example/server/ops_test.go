@@ -23,7 +23,7 @@ type answer struct {
 }
 
 // send makes a request to the server, with token as a bearer token unless
-// it is "", and returns the answer.
+// it is "", and returns the answer, a redirect included (see do1).
 func send(t *testing.T, method, url, token, body string) answer {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -33,16 +33,7 @@ func send(t *testing.T, method, url, token, body string) answer {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return answer{resp.StatusCode, resp.Header, string(b)}
+	return do1(t, req)
 }
 
 // jsonObject decodes a body that must be one JSON object ending with a
