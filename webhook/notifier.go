@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -490,13 +489,9 @@ func (f *floodLog) logLocked() {
 // checkURL returns an error that says what is wrong when s is not an
 // absolute http or https URL. The error never repeats a password in s.
 func checkURL(s string) error {
-	u, err := url.Parse(s)
+	u, err := parseURL(s)
 	if err != nil {
-		var uerr *url.Error
-		if errors.As(err, &uerr) {
-			err = uerr.Err // its text repeats the URL
-		}
-		return fmt.Errorf("the URL does not parse: %w", err)
+		return err
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("%q is not an absolute http or https URL", u.Redacted())

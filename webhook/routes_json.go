@@ -140,8 +140,9 @@ func decodeConfig(members map[string]json.RawMessage) (configBody, []validationI
 	}
 	cfg.url, cfg.contentType, cfg.secret, cfg.insecureSSL = str("url"), str("content_type"), str("secret"), str("insecure_ssl")
 	if cfg.url != nil {
-		if err := checkURL(*cfg.url); err != nil {
-			problems = append(problems, validationItem{Resource: "Hook", Field: "config.url", Code: "invalid", Message: err.Error()})
+		if err := CheckHookURL(*cfg.url); err != nil {
+			problems = append(problems, validationItem{Resource: "Hook", Field: "config.url", Code: "invalid",
+				Message: fmt.Sprintf(`"url" is refused: %v.`, err)})
 		}
 	}
 	if cfg.contentType != nil && *cfg.contentType != "json" && *cfg.contentType != "form" {

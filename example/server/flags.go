@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // options are the command line's settings, as parseFlags's help for each
@@ -131,6 +132,10 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	_, _, debugAddrErr := net.SplitHostPort(opts.debugAddr)
 	prefix, prefixErr := cleanPrefix(opts.prefix)
 	levelErr := opts.logLevel.UnmarshalText([]byte(logLevel))
+	var webhookErr error
+	if opts.webhookURL != "" {
+		webhookErr = webhook.CheckHookURL(opts.webhookURL)
+	}
 	for _, check := range []struct {
 		failed bool
 		err    error
@@ -145,7 +150,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 		{(opts.tlsCert == "") != (opts.tlsKey == ""), errors.New("-tls-cert and -tls-key: give both, the certificate and its private key, or neither")},
 		{opts.maxConns < 1, fmt.Errorf("-max-conns %d: want a number of connections, at least 1", opts.maxConns)},
 		{opts.webhookURL != "" && opts.webhookSecret == "", errors.New("-webhook needs -webhook-secret, the secret that signs each delivery")},
-		{opts.webhookURL != "" && !absoluteURL(opts.webhookURL), fmt.Errorf("-webhook %q: want an absolute http or https URL", opts.webhookURL)},
+		{webhookErr != nil, fmt.Errorf("-webhook %q: %v", opts.webhookURL, webhookErr)},
 		{opts.baseURL != "" && !absoluteURL(opts.baseURL), fmt.Errorf("-base-url %q: want an absolute http or https URL, such as https://api.example.com", opts.baseURL)},
 		{opts.webURL != "" && !absoluteURL(opts.webURL), fmt.Errorf("-web-url %q: want an absolute http or https URL, such as https://example.com", opts.webURL)},
 		{levelErr != nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", logLevel)},
