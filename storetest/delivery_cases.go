@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
@@ -126,6 +127,12 @@ func deliveryWhole(e *env) {
 			}
 			d.Response.Body = slices.Clone(d.Request.Body[1:])
 			d.Response.Truncated = false
+			return d
+		}()},
+		{"a delivery at the bounds of a record: a URL of MaxHookURLBytes, an answer of MaxRecordedResponse bytes, headers and body, cut", func() webhook.Delivery {
+			d := aDelivery(first, 200)
+			d.URL = "https://hooks.example.com/" + strings.Repeat("u", webhook.MaxHookURLBytes-len("https://hooks.example.com/"))
+			d.Response = recordAtTheBound()
 			return d
 		}()},
 	} {

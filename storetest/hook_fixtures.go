@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields/webhook"
@@ -65,6 +66,25 @@ func aDelivery(hookID int64, code int) webhook.Delivery {
 			Truncated: true,
 		},
 	}
+}
+
+// recordAtTheBound returns the record of an answer as large as a record
+// keeps: 60 headers of 1 KiB each, some with several values, and a body
+// that fills the rest of MaxRecordedResponse, marked as cut.
+func recordAtTheBound() webhook.Message {
+	m := webhook.Message{Header: http.Header{}, Truncated: true}
+	size := 0
+	for i := range 60 {
+		name := fmt.Sprintf("X-Filler-%02d", i)
+		value := strings.Repeat(string(rune('a'+i%26)), 1<<10-len(name)-len(": \r\n")) // a line of 1 KiB
+		m.Header[name] = []string{value}
+		if i%10 == 0 {
+			m.Header[name] = append(m.Header[name], "ü"+value[len("ü"):]) // as long, not ASCII
+		}
+		size += len(m.Header[name]) << 10
+	}
+	m.Body = bytes.Repeat([]byte{0xff, 'x', 0}, (webhook.MaxRecordedResponse-size)/3+1)[:webhook.MaxRecordedResponse-size]
+	return m
 }
 
 // equalHooks reports whether a and b hold the same hooks in the same order.

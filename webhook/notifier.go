@@ -67,8 +67,12 @@ type Options struct {
 
 	// Client sends the deliveries. The zero value means a client that does
 	// not follow redirects, so that a delivery never goes to another address
-	// than the hook's, and that keeps a connection to a receiver open for
-	// each worker.
+	// than the hook's, that keeps a connection to a receiver open for each
+	// worker, and that reads at most MaxResponseHeaderBytes of an answer's
+	// headers. A client given here reads what its transport reads (an
+	// http.Transport whose MaxResponseHeaderBytes is 0 reads up to 10 MiB of
+	// headers); what a Delivery records of an answer stays within
+	// MaxRecordedResponse whatever the client.
 	Client *http.Client
 
 	// Timeout bounds each delivery, from sending the request to reading the
@@ -263,12 +267,14 @@ func (opts *Options) setDefaults() {
 
 // defaultClient returns the client of Options.Client's zero value, for that
 // many workers: one that does not follow redirects, keeps a connection to a
-// receiver open for each worker, so that a delivery seldom dials, and writes
-// a request up to 64 KiB with one system call.
+// receiver open for each worker, so that a delivery seldom dials, writes a
+// request up to 64 KiB with one system call, and reads at most
+// MaxResponseHeaderBytes of an answer's headers.
 func defaultClient(workers int) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = workers
 	t.WriteBufferSize = 64 << 10
+	t.MaxResponseHeaderBytes = MaxResponseHeaderBytes
 	return &http.Client{
 		Transport:     t,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

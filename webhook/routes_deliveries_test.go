@@ -154,7 +154,7 @@ func TestRoutesGetDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.store.waitRecorded(t, 2)
-	marker := "\n[cut: the answer was longer than 65536 bytes]"
+	marker := "\n[cut: a record keeps 65536 bytes of an answer's body, and 81920 of its headers and body together]"
 	tests := []struct {
 		name string
 		id   int64

@@ -356,6 +356,10 @@ func deliveryItemJSONOf(d *Delivery) deliveryItemJSON {
 		Action: optional(d.Action), InstallationID: nonZero(d.InstallationID), RepositoryID: nonZero(d.RepositoryID)}
 }
 
+// cutMarker ends the body of an answer whose record was cut.
+var cutMarker = fmt.Sprintf("\n[cut: a record keeps %d bytes of an answer's body, and %d of its headers and body together]",
+	MaxRecordedBody, MaxRecordedResponse)
+
 // deliveryJSONOf returns d whole: its request's payload as the JSON document
 // it carried (null when the record of it was cut), and its response's body
 // as text.
@@ -370,7 +374,7 @@ func deliveryJSONOf(d *Delivery) deliveryJSON {
 	if d.Response.Body != nil || d.StatusCode != 0 {
 		body := string(d.Response.Body)
 		if d.Response.Truncated {
-			body += "\n[cut: the answer was longer than " + fmt.Sprint(MaxRecordedBody) + " bytes]"
+			body += cutMarker
 		}
 		out.Response.Payload = &body
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -117,7 +116,7 @@ func (n *Notifier) post(o *outgoing) Delivery {
 		req.Header.Set(n.header.signature256, Sign(secret, body))
 		req.Header.Set(n.header.signature1, signSHA1(secret, body))
 	}
-	d.Request = recorded(req.Header, body)
+	d.Request = recordedRequest(req.Header, body)
 
 	ctx, cancel := context.WithTimeout(n.ctx, n.timeout)
 	defer cancel()
@@ -131,10 +130,10 @@ func (n *Notifier) post(o *outgoing) Delivery {
 		d.Duration, d.Status = time.Since(start), failure(err)
 		return d
 	}
-	answer, readErr := io.ReadAll(io.LimitReader(resp.Body, MaxRecordedBody+1))
+	var readErr error
+	d.Response, readErr = recordedAnswer(resp)
 	resp.Body.Close()
 	d.Duration, d.StatusCode = time.Since(start), resp.StatusCode
-	d.Response = recorded(resp.Header, answer)
 	switch {
 	case readErr != nil && resp.StatusCode >= 200 && resp.StatusCode <= 299:
 		// The receiver answered, then broke off its answer: its status
@@ -156,21 +155,6 @@ func (n *Notifier) record(d Delivery) {
 	if _, err := n.store.AddDelivery(ctx, d); err != nil {
 		n.log.Error("webhook: cannot record a delivery", "hook_id", d.HookID, "delivery", d.GUID, "err", err)
 	}
-}
-
-// recorded returns header and body as a Delivery records them: the body cut
-// to MaxRecordedBody bytes, and no Authorization header. It shares their
-// memory, which the Store copies when it records the delivery.
-func recorded(header http.Header, body []byte) Message {
-	if _, ok := header["Authorization"]; ok {
-		header = header.Clone()
-		delete(header, "Authorization")
-	}
-	m := Message{Header: header, Body: body}
-	if len(m.Body) > MaxRecordedBody {
-		m.Body, m.Truncated = m.Body[:MaxRecordedBody], true
-	}
-	return m
 }
 
 // recordedPayload returns the JSON document that the request of a recorded
@@ -195,6 +179,8 @@ func failure(err error) string {
 	var netErr net.Error
 	var opErr *net.OpError
 	switch {
+	case headersTooLarge(err):
+		return statusHeadersTooLarge
 	case errors.Is(err, context.Canceled):
 		return "not answered before the server stopped"
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout():
@@ -203,6 +189,19 @@ func failure(err error) string {
 		return "failed to connect to host"
 	}
 	return "failed to read the answer"
+}
+
+// statusHeadersTooLarge is the status of a delivery whose answer headers
+// were longer than the client reads.
+const statusHeadersTooLarge = "Invalid HTTP Response: headers too large"
+
+// headersTooLarge reports whether err is a client's refusal of answer
+// headers longer than its transport's MaxResponseHeaderBytes, over HTTP/1
+// or HTTP/2. net/http says so only in the error's text.
+func headersTooLarge(err error) bool {
+	text := err.Error()
+	return strings.Contains(text, "server response headers exceeded") ||
+		strings.Contains(text, "response header list larger than advertised limit")
 }
 
 // signSHA1 returns the value of the X-Hub-Signature header for body under

@@ -20,6 +20,14 @@ const (
 	// MaxRecordedBody is the most bytes of a delivery's request or response
 	// body that a Delivery records; a longer one is cut and says so.
 	MaxRecordedBody = 64 << 10
+	// MaxRecordedResponse is the most bytes of a receiver's answer that a
+	// Delivery records, its headers (each value counted as its line
+	// "Name: value\r\n") and its body together, the body within
+	// MaxRecordedBody; what does not fit is left out, and the record says
+	// so. The KeptDeliveries records of a hook thus keep at most 80,000 KiB
+	// (78 MiB) of answers, beside their payloads (at most 62.5 MiB), their
+	// URLs (MaxHookURLBytes each) and the request headers a Notifier sends.
+	MaxRecordedResponse = 80 << 10
 )
 
 // ErrTooManyHooks is returned, wrapped, by Store.CreateHook for a scope that
@@ -94,7 +102,8 @@ type Delivery struct {
 	Duration time.Duration
 	// Status is "OK" for a receiver that answered 2xx, and otherwise what
 	// went wrong, as GitHub words it ("Invalid HTTP Response: 500", "timed
-	// out", "failed to connect to host").
+	// out", "failed to connect to host", "Invalid HTTP Response: headers
+	// too large" for answer headers longer than MaxResponseHeaderBytes).
 	Status string
 	// StatusCode is the status of the receiver's answer, or 0 when no answer
 	// came.
@@ -114,13 +123,16 @@ type Delivery struct {
 	Request, Response Message
 }
 
-// Message is the headers and body of a delivery's request or response, the
-// body cut to MaxRecordedBody bytes.
+// Message is the headers and body of a delivery's request or response as a
+// Delivery records them: a request's body within MaxRecordedBody bytes, an
+// answer's headers and body together within MaxRecordedResponse. The
+// Notifier records header values as valid UTF-8 (an invalid byte becomes
+// U+FFFD), so that a Store may keep headers as JSON text.
 type Message struct {
 	Header http.Header
 	Body   []byte
-	// Truncated is set when Body is the first MaxRecordedBody bytes of a
-	// longer body.
+	// Truncated is set when the record left part of the message out: the
+	// end of its body, or an answer's headers that did not fit.
 	Truncated bool
 }
 
