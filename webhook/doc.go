@@ -67,7 +67,10 @@
 //
 // with the Notifier's BaseURL https://api.example.com/api/v3, as the routes'
 // Location and Link headers are under it. As on GitHub: a hook's name is "web";
-// config.url is required; content_type is "json" or "form" (the default);
+// config.url is required, and must pass CheckHookURL (an absolute http or
+// https URL with a host, at most MaxHookURLBytes long, with no white space
+// or control character, nor one in its host once percent-decoded);
+// content_type is "json" or "form" (the default);
 // events default to ["push"], and only "issues" and "*" get the issue field
 // events; a repository hook's PATCH takes add_events and remove_events; an
 // organization or a repository has at most MaxHooks hooks. Keys a body does
@@ -155,9 +158,18 @@
 // Every delivery is recorded in the Store, off the request's path, whatever
 // its outcome: its status ("OK", "Invalid HTTP Response: 500", "timed out",
 // "failed to connect to host", …), the status code (0 when no answer came),
-// its duration, and the request and the answer, headers and body, each body
-// cut to MaxRecordedBody bytes (the record says so). A Store keeps the newest
-// KeptDeliveries of each hook.
+// its duration, and the request and the answer, headers and body. A record
+// is bounded: the request's body within MaxRecordedBody bytes (64 KiB), and
+// the answer's headers and body together within MaxRecordedResponse (80
+// KiB), the body within MaxRecordedBody; what does not fit is left out, and
+// the record says so. The default client reads at most
+// MaxResponseHeaderBytes (64 KiB) of an answer's headers: a receiver that
+// sends more fails the delivery, recorded as "Invalid HTTP Response: headers
+// too large" (over HTTP/2, far more ends the connection: "failed to read the
+// answer"). A Store keeps the newest KeptDeliveries of each hook, so a
+// hook's records hold at most 1,000 × 80 KiB = 78 MiB of answers, 62.5 MiB
+// of payloads, and their URLs and request headers (a few KiB each): about
+// 143 MiB.
 //
 // Redeliver (the attempts route) sends a recorded payload again, with its
 // GUID, to the hook as it is now: its current URL and content type, signed
