@@ -1,6 +1,7 @@
 package standin
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -59,9 +60,9 @@ type Request struct {
 // maxTarget bytes together, the query masked by mask after it is cut, so
 // that masking reads no more than the record keeps, and cut again if
 // masking lengthened it; and the body only when it is not empty and within
-// maxBody. The strings are copies, so that the record holds none of the
-// request's memory: a parsed URL's path and query, and the method, share
-// the whole request line.
+// maxBody, in memory of about its size. The strings are copies, so that the
+// record holds none of the request's memory: a parsed URL's path and query,
+// and the method, share the whole request line.
 func newRequest(method, path, query string, mask func(string) string, body []byte, size int64) Request {
 	method, methodCut := ownMethod(method)
 	path, query, targetCut := cutTarget(path, query)
@@ -74,10 +75,18 @@ func newRequest(method, path, query string, mask func(string) string, body []byt
 	req := Request{Method: method, Path: both[:len(path)], Query: both[len(path):],
 		Truncated: methodCut || targetCut || maskedCut, BodySize: size}
 	if size > 0 && size <= maxBody && int64(len(body)) == size {
+		if cap(body)-len(body) > slack {
+			body = bytes.Clone(body) // a buffer that grew by doubling, for a body of unknown length
+		}
 		req.read = body
 	}
 	return req
 }
+
+// slack is how much room past its end the memory of a recorded body may
+// have, as much as Go rounds a large allocation up by; a body with more is
+// copied into memory of its size.
+const slack = 8 << 10
 
 // ownMethod returns method as a string that the record may keep, and
 // whether it was cut: one of net/http's constants, or a copy of at most
