@@ -270,3 +270,53 @@ func TestConflictingAPIVersionHeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSniffOnEveryAnswer checks that every answer, whatever its status and
+// route, carries X-Content-Type-Options: nosniff once, as GitHub's do.
+func TestNoSniffOnEveryAnswer(t *testing.T) {
+	issue1 := valuesPath(org, publicRepo, 1)
+	faulty := &faultyStore{Store: newFixtureStore(t), err: errStoreDown}
+	h := newConfiguredHandler(t, issuefields.Config{Store: faulty, Verifier: fieldsVerifier})
+	panicking := &panickingStore{Store: newFixtureStore(t), method: "Snapshot", message: "boom"}
+	panicking.armed.Store(true)
+	for _, rq := range []struct {
+		name, method, target, token, body, version string
+		// failing is the method of the store that fails; with "panic",
+		// the store panics.
+		failing string
+		status  int
+	}{
+		{name: "a list", method: "GET", target: issue1, token: writerToken, status: 200},
+		{name: "an add", method: "POST", target: issue1, token: writerToken, body: writeBody(fieldItem(notesID, `"x"`)), status: 200},
+		{name: "a delete", method: "DELETE", target: issue1 + "/" + itoa(dueID), token: writerToken, status: 204},
+		{name: "a moved repository", method: "GET", target: valuesPath(org, "old-name", 1), token: writerToken, status: 301},
+		{name: "an unsupported version", method: "GET", target: issue1, token: writerToken, version: "1.0", status: 400},
+		{name: "anonymous", method: "POST", target: issue1, body: writeBody(), status: 401},
+		{name: "a classic token", method: "GET", target: issue1, token: classicToken, status: 403},
+		{name: "an unknown path", method: "GET", target: "/nowhere", token: writerToken, status: 404},
+		{name: "a path with //", method: "GET", target: "/repos//" + org, token: writerToken, status: 404},
+		{name: "another method", method: "PATCH", target: issue1, token: writerToken, status: 405},
+		{name: "a deleted issue", method: "GET", target: valuesPath(org, publicRepo, 3), token: writerToken, status: 410},
+		{name: "an invalid value", method: "POST", target: issue1, token: writerToken, body: writeBody(fieldItem(99, `1`)), status: 422},
+		{name: "a store that is down", method: "GET", target: issue1, token: writerToken, failing: "Snapshot", status: 503},
+		{name: "a store that panics", method: "GET", target: issue1, token: writerToken, failing: "panic", status: 500},
+		{name: "the organization's fields", method: "GET", target: "/orgs/" + org + "/issue-fields", token: fieldsAdminToken, status: 200},
+		{name: "an unknown field", method: "PATCH", target: "/orgs/" + org + "/issue-fields/999", token: fieldsAdminToken, body: "{}", status: 404},
+	} {
+		t.Run(rq.name, func(t *testing.T) {
+			served := h
+			faulty.failing = rq.failing
+			if rq.failing == "panic" {
+				served = newConfiguredHandler(t, issuefields.Config{Store: panicking})
+			}
+			var header []string
+			if rq.version != "" {
+				header = []string{"X-Service-Api-Version", rq.version}
+			}
+			r := doWithHeader(t, served, rq.method, rq.target, rq.token, rq.body, header...)
+			if got := r.header["X-Content-Type-Options"]; r.status != rq.status || len(got) != 1 || got[0] != "nosniff" {
+				t.Errorf("%s %s: %d with X-Content-Type-Options %q; want %d with nosniff", rq.method, rq.target, r.status, got, rq.status)
+			}
+		})
+	}
+}

@@ -173,13 +173,20 @@ type recorder struct {
 	call   call
 }
 
-// startRequest gives r its id, and the recorder that answers it.
+// startRequest gives r its id, and the recorder that answers it, with the
+// headers of every answer.
 func (h *Handler) startRequest(w http.ResponseWriter, r *http.Request) *recorder {
 	rec := &recorder{ResponseWriter: w, id: h.ids.next(), permissionsHeader: h.header.permissions,
 		bodyPending: r.ProtoMajor == 1 && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody}
 	rec.setHeader(h.header.requestID, rec.id)
+	rec.Header()["X-Content-Type-Options"] = noSniff
 	return rec
 }
+
+// noSniff is the value of X-Content-Type-Options on every answer, as GitHub
+// sends it, shared by all: Header.Add copies a slice without spare capacity
+// rather than write into it.
+var noSniff = []string{"nosniff"}
 
 // setHeader sets the header with the canonical name key to value.
 func (rec *recorder) setHeader(key, value string) {

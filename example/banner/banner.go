@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -49,7 +50,8 @@ const stopLine = "Stop the server with Ctrl-C."
 // address and mount prefix (without a trailing slash). vendor is the word of
 // the API's header names. certFile is the file of -tls-cert, which the curl
 // commands trust, or "". When the store held data of its own, which the data
-// file does not describe, it shows only the tokens.
+// file does not describe, it shows only the tokens. Every name of the data
+// file is shown as shown escapes it.
 func Print(ctx context.Context, w io.Writer, base, vendor, certFile string, d *Data) error {
 	now := time.Now()
 	p, err := newProber(ctx, d)
@@ -57,7 +59,7 @@ func Print(ctx context.Context, w io.Writer, base, vendor, certFile string, d *D
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "\n%s\n", headline(d))
+	fmt.Fprintf(tw, "\n%s\n", shown(headline(d)))
 	if d.Loading != NotLoaded {
 		printData(tw, d)
 	}
@@ -65,9 +67,9 @@ func Print(ctx context.Context, w io.Writer, base, vendor, certFile string, d *D
 	for _, td := range d.File.Tokens {
 		for i, line := range p.abilities(td.Token, d.Tokens, d.Repositories, d.File.Organizations, now) {
 			if i == 0 {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", td.Token, td.Kind, td.Login, line)
+				row(tw, td.Token, td.Kind, td.Login, line)
 			} else {
-				fmt.Fprintf(tw, "  \t\t\t%s\n", line)
+				row(tw, "", "", "", line)
 			}
 		}
 	}
@@ -80,7 +82,7 @@ func Print(ctx context.Context, w io.Writer, base, vendor, certFile string, d *D
 			fmt.Fprintf(w, "\nTry it from another terminal (each command expects the status it names, when run in order):\n")
 		}
 		for _, ex := range exs {
-			fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", ex.comment, ex.want, curl(base, vendor, certFile, token, ex))
+			fmt.Fprintf(w, "  # %s (expect %d)\n  %s\n", shown(ex.comment), ex.want, shown(curl(base, vendor, certFile, token, ex)))
 		}
 	}
 	_, err = fmt.Fprintf(w, "\n%s\n", stopLine)
@@ -111,7 +113,7 @@ func headline(d *Data) string {
 // the store knows them.
 func printData(w io.Writer, d *Data) {
 	for _, o := range d.File.Organizations {
-		fmt.Fprintf(w, "\nIssue fields of organization %s:\n", o.Login)
+		fmt.Fprintf(w, "\nIssue fields of organization %s:\n", shown(o.Login))
 		for _, f := range o.Fields {
 			kind := f.DataType
 			if len(f.Options) > 0 {
@@ -121,13 +123,13 @@ func printData(w io.Writer, d *Data) {
 				}
 				kind += " (" + strings.Join(names, ", ") + ")"
 			}
-			fmt.Fprintf(w, "  %d\t%s\t%s\n", f.ID, f.Name, kind)
+			row(w, strconv.FormatInt(f.ID, 10), f.Name, kind)
 		}
 	}
 	fmt.Fprintf(w, "\nRepositories:\n")
 	for i, rd := range d.File.Repositories {
 		repo := d.Repositories[i]
-		fmt.Fprintf(w, "  %s/%s\t%s\t%s\n", repo.Owner, repo.Name, visibility(repo), issueSummary(rd))
+		row(w, repo.Owner+"/"+repo.Name, visibility(repo), issueSummary(rd))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http/pprof"
 	"time"
 
+	"github.com/issuefields/issuefields/example/internal/nosniff"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -52,7 +53,7 @@ func countsVar(m *Metrics) expvar.Func {
 // or to the log package's standard logger when it is nil. Serve returns
 // the listener's URL, such as http://127.0.0.1:6060, and a function that
 // closes it at once, cutting a profile in progress short; or the error of
-// listening on addr.
+// listening on addr. Every answer carries X-Content-Type-Options: nosniff.
 func Serve(addr string, m *Metrics, errorLog *log.Logger) (url string, closeFn func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -75,7 +76,7 @@ func Serve(addr string, m *Metrics, errorLog *log.Logger) (url string, closeFn f
 		})
 		fmt.Fprintf(w, "%q: %s\n}\n", "issuefields", vars.String())
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: headerTimeout, ErrorLog: errorLog}
+	srv := &http.Server{Handler: nosniff.Handler(mux), ReadHeaderTimeout: headerTimeout, ErrorLog: errorLog}
 	go srv.Serve(ln)
 	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
 }

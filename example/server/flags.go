@@ -108,7 +108,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.logFormat, "log-format", logText, "`format` of the log on stderr: text (key=value) or json (one object per line)")
 	fs.StringVar(&logLevel, "log-level", "info", "least `level` logged: debug (also a line per event), info (a line per request), warn or error")
 	fs.DurationVar(&opts.readTimeout, "read-timeout", 30*time.Second, "longest `time` to read a whole request, body included; 0 for no bound")
-	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound")
+	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound (the tools under /_issuefields/ have 5s on each write instead)")
 	fs.DurationVar(&opts.idleTimeout, "idle-timeout", time.Minute, "longest `time` a kept-alive connection may wait for its next request; 0 for no bound")
 	fs.IntVar(&opts.maxConns, "max-conns", 1024, "most open connections; at the bound, a new connection waits until one closes")
 	fs.StringVar(&opts.debugAddr, "debug-addr", "", "`host:port` of a second listener that serves Go's profiles (/debug/pprof/), metrics (/metrics) and counters (/debug/vars); without it, none")

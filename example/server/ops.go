@@ -12,6 +12,7 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 	"github.com/issuefields/issuefields/example/internal/lookup"
+	"github.com/issuefields/issuefields/example/internal/nosniff"
 	"github.com/issuefields/issuefields/example/standin"
 )
 
@@ -33,7 +34,7 @@ const readinessProbe = ".readyz"
 // trailing slash included: at base, the API's public URL, or when base is
 // "", at the scheme and Host of the request and prefix. record wraps the API
 // and that 404, so that what a client sends to the API is recorded with the
-// path it sent.
+// path it sent. Every answer carries X-Content-Type-Options: nosniff.
 //
 // The paths are told apart by a switch rather than a second ServeMux, which
 // would redirect a path with //, . or .. in it to its clean form with a
@@ -63,7 +64,7 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 		}
 		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return nosniff.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
 		case tools != nil && strings.HasPrefix(p, standin.Path):
 			tools.ServeHTTP(w, r)
@@ -76,7 +77,7 @@ func routes(api, tools http.Handler, record func(http.Handler) http.Handler, pre
 		default:
 			notFound.ServeHTTP(w, r)
 		}
-	})
+	}))
 }
 
 // storeAnswers asks store for a repository that does not exist, within

@@ -16,6 +16,11 @@
 // data and the hooks with their deliveries, and sends the deliveries that
 // the page's buttons redeliver.
 //
-// A [Journal] records the API's requests in a bounded ring, in memory, with
-// no token and no secret in them.
+// A [Journal] records the API's requests in a ring, in memory, with no token
+// and no secret in them: at most 1,000 records, which hold at most 8 MiB
+// together, each with at most 2 KiB of path and query and 64 KiB of body.
+//
+// Each write of the tools' answers has a deadline of its own (5 seconds),
+// whatever the server's WriteTimeout, so that a client that stops reading
+// holds neither an answer's memory nor its connection for long.
 package standin

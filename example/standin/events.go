@@ -16,10 +16,6 @@ const heartbeat = 15 * time.Second
 // again at most a few times a second.
 const coalesce = 200 * time.Millisecond
 
-// streamWriteBound bounds each write of an event stream, so that a client
-// that stopped reading does not hold it.
-const streamWriteBound = 10 * time.Second
-
 // The messages of an event stream, in the text/event-stream format.
 const (
 	streamOpening = "retry: 2000\n: connected\n\n"
@@ -29,8 +25,12 @@ const (
 
 // events serves GET /_issuefields/events: a text/event-stream with the event
 // "change" after each change that cfg.Journal is told of, and a comment every
-// heartbeat. It ends when the client goes away or cfg.Closing closes. The
-// server's read timeout does not apply to it: the stream reads nothing.
+// heartbeat. It ends when the client goes away or cfg.Closing closes, or
+// when a message is not sent within its write's deadline (see
+// withWriteDeadlines). The server's read timeout does not apply to it: the
+// stream reads nothing. Nor does a write deadline while it waits between
+// messages, which over HTTP/2 would end the stream: once a message is
+// sent, the stream has nothing left to write.
 func events(w http.ResponseWriter, r *http.Request, cfg Config) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{}) // a ResponseWriter without deadlines has none to lift
@@ -38,13 +38,13 @@ func events(w http.ResponseWriter, r *http.Request, cfg Config) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	next := cfg.Journal.changes.next()
-	tick := time.NewTicker(heartbeat)
+	tick := time.NewTicker(cfg.heartbeat)
 	defer tick.Stop()
 	for msg := streamOpening; ; {
-		_ = rc.SetWriteDeadline(time.Now().Add(streamWriteBound))
 		if _, err := io.WriteString(w, msg); err != nil || rc.Flush() != nil {
 			return
 		}
+		_ = rc.SetWriteDeadline(time.Time{})
 		select {
 		case <-r.Context().Done():
 			return

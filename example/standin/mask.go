@@ -10,9 +10,9 @@ import (
 // mask is what a secret is replaced with.
 const mask = "********"
 
-// maskSecrets returns the JSON document doc with its secrets masked, as
-// maskValue masks them, or nil when doc is not one whole JSON value, since a
-// secret in it could not be found.
+// maskSecrets returns the JSON document doc, compact, with its secrets
+// masked, as maskValue masks them, or nil when doc is not one whole JSON
+// value, since a secret in it could not be found.
 func maskSecrets(doc []byte) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
@@ -21,11 +21,13 @@ func maskSecrets(doc []byte) json.RawMessage {
 		return nil
 	}
 	masked, _ := maskValue(v)
-	out, err := json.Marshal(masked)
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // markup is shown as sent, not six bytes a character
+	if err := enc.Encode(masked); err != nil {
 		return nil
 	}
-	return out
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 }
 
 // maskValue returns v, a decoded JSON value, with the value of every member

@@ -1,11 +1,13 @@
 package standin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
@@ -61,6 +63,11 @@ type Config struct {
 
 	// Logger gets a failed reset or page; nil means slog.Default.
 	Logger *slog.Logger
+
+	// heartbeat is how often an event stream says that it is alive, and
+	// writeBound the deadline of each write of an answer; zero means
+	// the constants of these names. Tests shorten them.
+	heartbeat, writeBound time.Duration
 }
 
 // New returns the handler of the tools, to mount at Path:
@@ -78,7 +85,10 @@ type Config struct {
 //
 // Another method on these paths is answered 405 with Allow, and another
 // path 404, all with JSON bodies. Every route is behind the guard that the
-// package's documentation describes.
+// package's documentation describes. Each write of an answer has a deadline
+// of 5 seconds, whatever the server's WriteTimeout, so that a client that
+// stops reading holds nothing for long, while the event stream stays open
+// for as long as its client reads.
 func New(cfg Config) http.Handler {
 	if cfg.Journal == nil {
 		cfg.Journal = new(Journal)
@@ -92,6 +102,8 @@ func New(cfg Config) http.Handler {
 	if cfg.Reset == nil {
 		cfg.Reset = func(context.Context) error { return ErrNoReset }
 	}
+	cfg.heartbeat = cmp.Or(cfg.heartbeat, heartbeat)
+	cfg.writeBound = cmp.Or(cfg.writeBound, writeBound)
 	if cfg.Redeliver == nil {
 		cfg.Redeliver = func(context.Context, int64, int64) error { return issuefields.ErrNotFound }
 	}
@@ -100,9 +112,7 @@ func New(cfg Config) http.Handler {
 		http.MethodPost: func(w http.ResponseWriter, r *http.Request) { reset(w, r, cfg) },
 	}))
 	mux.HandleFunc(Path+"requests", methods(map[string]http.HandlerFunc{
-		http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
-			jsonanswer.Write(w, http.StatusOK, cfg.Journal.Requests())
-		},
+		http.MethodGet: func(w http.ResponseWriter, r *http.Request) { cfg.Journal.serveRequests(w) },
 		http.MethodDelete: func(w http.ResponseWriter, r *http.Request) {
 			cfg.Journal.Clear()
 			w.WriteHeader(http.StatusNoContent)
@@ -123,7 +133,7 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusNotFound, message("Not Found"))
 	})
-	return guard(cfg, mux)
+	return withWriteDeadlines(guard(cfg, mux), cfg.writeBound)
 }
 
 // reset serves POST /_issuefields/reset with cfg.Reset.
