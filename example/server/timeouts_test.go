@@ -147,24 +147,3 @@ func TestIdleTimeout(t *testing.T) {
 		})
 	}
 }
-
-// TestMaxConns checks that at -max-conns open connections a new connection
-// waits, and is served once one of the others closes.
-func TestMaxConns(t *testing.T) {
-	s := startServer(t, "-max-conns", "1")
-	first, u := dialServer(t, s)
-	sendList(t, first, bufio.NewReader(first), u)
-	second, _ := dialServer(t, s)
-	if _, err := io.WriteString(second, listRequest(u)); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(second)
-	if err := second.SetReadDeadline(time.Now().Add(300 * time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Peek(1); !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("a connection past -max-conns 1 was served (%v), want it to wait", err)
-	}
-	first.Close()
-	readListAnswer(t, second, r)
-}
