@@ -65,15 +65,17 @@ func listRequest(u *url.URL) string {
 // sendList sends a list request on conn and reads its answer through r.
 func sendList(t *testing.T, conn net.Conn, r *bufio.Reader, u *url.URL) {
 	t.Helper()
+	if err := conn.SetWriteDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := io.WriteString(conn, listRequest(u)); err != nil {
 		t.Fatal(err)
 	}
-	readListAnswer(t, conn, r)
+	readOK(t, conn, r)
 }
 
-// readListAnswer reads the answer to a list request on conn through r, which
-// must be 200.
-func readListAnswer(t *testing.T, conn net.Conn, r *bufio.Reader) {
+// readOK reads an answer on conn through r, which must be 200.
+func readOK(t *testing.T, conn net.Conn, r *bufio.Reader) {
 	t.Helper()
 	if err := conn.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		t.Fatal(err)
