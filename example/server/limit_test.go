@@ -324,3 +324,21 @@ func TestBoundRefusesWhenEveryConnectionServesARequest(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkTrackRequest measures what the bound costs a request on a
+// kept-alive connection: its two state changes, to active and back to idle,
+// from as many goroutines as there are cores.
+func BenchmarkTrackRequest(b *testing.B) {
+	l := boundConns(nil, 1024, nil)
+	server, client := net.Pipe()
+	defer client.Close()
+	tc, _ := l.admit(server)
+	defer tc.Close()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.track(tc, http.StateActive)
+			l.track(tc, http.StateIdle)
+		}
+	})
+}
