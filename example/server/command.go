@@ -216,7 +216,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	srv.ErrorLog = errorLog
 	srv.RegisterOnShutdown(func() { close(closing) })
 	served := make(chan error, 1)
-	go func() { served <- serve(srv, limitListener(ln, opts.maxConns), cert) }()
+	go func() { served <- serve(srv, ln, cert, opts.maxConns) }()
 
 	logger.Info("listening", "addr", ln.Addr().String(), "prefix", opts.prefix+"/")
 	fmt.Fprintf(stdout, "listening on %s/\n", base)

@@ -110,7 +110,7 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.DurationVar(&opts.readTimeout, "read-timeout", 30*time.Second, "longest `time` to read a whole request, body included; 0 for no bound")
 	fs.DurationVar(&opts.writeTimeout, "write-timeout", 0, "longest `time` to write an answer; 0 for no bound (the tools under /_issuefields/ have 5s on each write instead)")
 	fs.DurationVar(&opts.idleTimeout, "idle-timeout", time.Minute, "longest `time` a kept-alive connection may wait for its next request; 0 for no bound")
-	fs.IntVar(&opts.maxConns, "max-conns", 1024, "most open connections; at the bound, a new connection waits until one closes")
+	fs.IntVar(&opts.maxConns, "max-conns", 1024, "most open connections; at the bound, a new connection closes the oldest that has sent no whole request header, else the one idle the longest, else it is answered 503")
 	fs.StringVar(&opts.debugAddr, "debug-addr", "", "`host:port` of a second listener that serves Go's profiles (/debug/pprof/), metrics (/metrics) and counters (/debug/vars); without it, none")
 	fs.StringVar(&opts.tlsCert, "tls-cert", "", "PEM `file` of the certificate to serve HTTPS (and HTTP/2) with, its chain after it; needs -tls-key")
 	fs.StringVar(&opts.tlsKey, "tls-key", "", "PEM `file` of -tls-cert's private key")

@@ -30,12 +30,17 @@ func (opts options) scheme() string {
 	return "http"
 }
 
-// serve serves srv on ln until srv stops: over TLS with cert, offering
-// HTTP/2 and HTTP/1.1 as net/http does, or in the clear when cert is nil.
-func serve(srv *http.Server, ln net.Listener, cert *tls.Certificate) error {
-	if cert == nil {
-		return srv.Serve(ln)
+// serve serves srv on ln until srv stops, keeping at most maxConns
+// connections open (boundConns): over TLS with cert, offering HTTP/2 and
+// HTTP/1.1 as net/http does, or in the clear when cert is nil.
+func serve(srv *http.Server, ln net.Listener, cert *tls.Certificate, maxConns int) error {
+	if cert != nil {
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}}
 	}
-	srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}}
-	return srv.ServeTLS(ln, "", "")
+	bounded := boundConns(ln, maxConns, srv.TLSConfig)
+	srv.ConnState = bounded.track
+	if cert == nil {
+		return srv.Serve(bounded)
+	}
+	return srv.ServeTLS(bounded, "", "")
 }
