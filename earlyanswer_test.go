@@ -2,6 +2,7 @@ package issuefields_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/earlyanswer/earlyanswertest"
 )
 
 // TestEarlyAnswersDoNotWaitForTheBody checks, over a real connection, that an
@@ -24,9 +26,9 @@ import (
 // that reads the body first fails the test instead of hanging it.
 func TestEarlyAnswersDoNotWaitForTheBody(t *testing.T) {
 	srv := httptest.NewServer(newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t), MaxBodyBytes: 1 << 10,
-		WriteLimits: issuefields.WriteLimits{PerMinute: 1, PerHour: -1}}))
+		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: 1}}))
 	defer srv.Close()
-	// The rate limit's one write a minute goes to this write.
+	// The rate limit's one write an hour goes to this write.
 	if r := doHTTP(t, srv, "DELETE", valuesPath(org, publicRepo, 1)+"/"+itoa(notesID), writerToken); r != http.StatusNoContent {
 		t.Fatalf("the write that uses up the rate limit: status %d", r)
 	}
@@ -75,7 +77,8 @@ func TestEarlyAnswersDoNotWaitForTheBody(t *testing.T) {
 }
 
 // sendHalfBody sends request, the head and the start of a body, to srv, then
-// nothing more, and returns the answer, waiting for it at most 5 s.
+// nothing more, and returns the answer, whose body it reads whole, waiting
+// for it at most 5 s.
 func sendHalfBody(t *testing.T, srv *httptest.Server, request string) *http.Response {
 	t.Helper()
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -96,7 +99,9 @@ func sendHalfBody(t *testing.T, srv *httptest.Server, request string) *http.Resp
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Fatalf("reading the answer's body: %v", err)
+	}
 	return resp
 }
 
@@ -114,4 +119,71 @@ func doHTTP(t *testing.T, srv *httptest.Server, method, path, token string) int 
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestEarlyAnswersReachAClientStillSending checks, over real connections,
+// that every answer the handler gives before it has read a body within
+// MaxBodyBytes reaches a client that sends its whole body before it reads
+// the answer: the whole body is taken, the answer is whole, and the
+// connection then closes without a reset. The body, 900 KB, is more than
+// net/http reads of a body after its handler returns (256 KB), and the
+// connections' buffers are small (earlyanswertest), so that a server that
+// closes without reading the rest resets the connection while the client is
+// still sending, every time.
+func TestEarlyAnswersReachAClientStillSending(t *testing.T) {
+	store, gated := newFixtureStore(t), newGatedStore(t, 1)
+	limited := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: store,
+		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: 1}}))
+	// The rate limit's one write an hour goes to this write.
+	if r := doHTTP(t, limited, "DELETE", valuesPath(org, publicRepo, 1)+"/"+itoa(notesID), writerToken); r != http.StatusNoContent {
+		t.Fatalf("the write that uses up the rate limit: status %d", r)
+	}
+	free := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: store,
+		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: -1}}))
+	busy := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: gated, MaxInFlight: 1}))
+	body := earlyanswertest.Body(fieldItem(notesID, `"x"`), 900<<10)
+	cases := []struct {
+		name                string
+		srv                 *httptest.Server
+		method, path, token string
+		status              int
+		message             string
+	}{
+		{"no token", free, "POST", valuesPath(org, publicRepo, 1), "", http.StatusUnauthorized, "Requires authentication"},
+		{"bad token", free, "PUT", valuesPath(org, publicRepo, 1), unknownToken, http.StatusUnauthorized, "Bad credentials"},
+		{"token kind not accepted", free, "POST", valuesPath(org, publicRepo, 1), classicToken, http.StatusForbidden, "accepts only"},
+		{"private repository", free, "POST", valuesPath(org, secretRepo, 1), "", http.StatusNotFound, "Not Found"},
+		{"unknown path", free, "POST", "/nowhere", writerToken, http.StatusNotFound, "Not Found"},
+		{"method not allowed", free, "PATCH", valuesPath(org, publicRepo, 1), writerToken, http.StatusMethodNotAllowed, "Method Not Allowed"},
+		{"a field route without a token", free, "POST", "/orgs/" + org + "/issue-fields", "", http.StatusUnauthorized, "Requires authentication"},
+		{"more than 25 items", free, "POST", valuesPath(org, publicRepo, 1), writerToken, http.StatusUnprocessableEntity, "more than 25 items"},
+		{"rate limited", limited, "POST", valuesPath(org, publicRepo, 1), writerToken, http.StatusUnprocessableEntity, "secondary rate limit"},
+		{"overloaded", busy, "POST", valuesPath(org, publicRepo, 1), writerToken, http.StatusServiceUnavailable, "Please retry"},
+	}
+	// The one request the busy server serves at once waits in the store.
+	held := make(chan int)
+	go func() { held <- doHTTP(t, busy, "GET", valuesPath(org, publicRepo, 2), writerToken) }()
+	<-gated.entered
+	defer func() {
+		close(gated.gate)
+		<-held
+	}()
+	for _, chunked := range []bool{false, true} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("chunked %v/%s", chunked, c.name), func(t *testing.T) {
+				auth := ""
+				if c.token != "" {
+					auth = "\r\nAuthorization: Bearer " + c.token
+				}
+				// Twice, so that a first answer that got through by chance
+				// does not pass the case.
+				for range 2 {
+					a := earlyanswertest.SendWhole(t, c.srv, fmt.Sprintf("%s %s HTTP/1.1\r\nHost: x%s", c.method, c.path, auth), body, chunked)
+					if !json.Valid(a.Body) || a.Status != c.status || !strings.Contains(string(a.Body), c.message) {
+						t.Errorf("%d %s; want %d with a message that says %q", a.Status, a.Body, c.status, c.message)
+					}
+				}
+			})
+		}
+	}
 }
