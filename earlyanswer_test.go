@@ -2,7 +2,6 @@ package issuefields_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -142,24 +141,6 @@ func TestEarlyAnswersReachAClientStillSending(t *testing.T) {
 		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: -1}}))
 	busy := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: gated, MaxInFlight: 1}))
 	body := earlyanswertest.Body(fieldItem(notesID, `"x"`), 900<<10)
-	cases := []struct {
-		name                string
-		srv                 *httptest.Server
-		method, path, token string
-		status              int
-		message             string
-	}{
-		{"no token", free, "POST", valuesPath(org, publicRepo, 1), "", http.StatusUnauthorized, "Requires authentication"},
-		{"bad token", free, "PUT", valuesPath(org, publicRepo, 1), unknownToken, http.StatusUnauthorized, "Bad credentials"},
-		{"token kind not accepted", free, "POST", valuesPath(org, publicRepo, 1), classicToken, http.StatusForbidden, "accepts only"},
-		{"private repository", free, "POST", valuesPath(org, secretRepo, 1), "", http.StatusNotFound, "Not Found"},
-		{"unknown path", free, "POST", "/nowhere", writerToken, http.StatusNotFound, "Not Found"},
-		{"method not allowed", free, "PATCH", valuesPath(org, publicRepo, 1), writerToken, http.StatusMethodNotAllowed, "Method Not Allowed"},
-		{"a field route without a token", free, "POST", "/orgs/" + org + "/issue-fields", "", http.StatusUnauthorized, "Requires authentication"},
-		{"more than 25 items", free, "POST", valuesPath(org, publicRepo, 1), writerToken, http.StatusUnprocessableEntity, "more than 25 items"},
-		{"rate limited", limited, "POST", valuesPath(org, publicRepo, 1), writerToken, http.StatusUnprocessableEntity, "secondary rate limit"},
-		{"overloaded", busy, "POST", valuesPath(org, publicRepo, 1), writerToken, http.StatusServiceUnavailable, "Please retry"},
-	}
 	// The one request the busy server serves at once waits in the store.
 	held := make(chan int)
 	go func() { held <- doHTTP(t, busy, "GET", valuesPath(org, publicRepo, 2), writerToken) }()
@@ -168,22 +149,16 @@ func TestEarlyAnswersReachAClientStillSending(t *testing.T) {
 		close(gated.gate)
 		<-held
 	}()
-	for _, chunked := range []bool{false, true} {
-		for _, c := range cases {
-			t.Run(fmt.Sprintf("chunked %v/%s", chunked, c.name), func(t *testing.T) {
-				auth := ""
-				if c.token != "" {
-					auth = "\r\nAuthorization: Bearer " + c.token
-				}
-				// Twice, so that a first answer that got through by chance
-				// does not pass the case.
-				for range 2 {
-					a := earlyanswertest.SendWhole(t, c.srv, fmt.Sprintf("%s %s HTTP/1.1\r\nHost: x%s", c.method, c.path, auth), body, chunked)
-					if !json.Valid(a.Body) || a.Status != c.status || !strings.Contains(string(a.Body), c.message) {
-						t.Errorf("%d %s; want %d with a message that says %q", a.Status, a.Body, c.status, c.message)
-					}
-				}
-			})
-		}
-	}
+	earlyanswertest.Run(t, free, body, []earlyanswertest.Case{
+		{Name: "no token", Method: "POST", Path: valuesPath(org, publicRepo, 1), Status: http.StatusUnauthorized, Says: "Requires authentication"},
+		{Name: "bad token", Method: "PUT", Path: valuesPath(org, publicRepo, 1), Token: unknownToken, Status: http.StatusUnauthorized, Says: "Bad credentials"},
+		{Name: "token kind not accepted", Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: classicToken, Status: http.StatusForbidden, Says: "accepts only"},
+		{Name: "private repository", Method: "POST", Path: valuesPath(org, secretRepo, 1), Status: http.StatusNotFound, Says: "Not Found"},
+		{Name: "unknown path", Method: "POST", Path: "/nowhere", Token: writerToken, Status: http.StatusNotFound, Says: "Not Found"},
+		{Name: "method not allowed", Method: "PATCH", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusMethodNotAllowed, Says: "Method Not Allowed"},
+		{Name: "a field route without a token", Method: "POST", Path: "/orgs/" + org + "/issue-fields", Status: http.StatusUnauthorized, Says: "Requires authentication"},
+		{Name: "more than 25 items", Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusUnprocessableEntity, Says: "more than 25 items"},
+		{Name: "rate limited", Server: limited, Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusUnprocessableEntity, Says: "secondary rate limit"},
+		{Name: "overloaded", Server: busy, Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusServiceUnavailable, Says: "Please retry"},
+	})
 }

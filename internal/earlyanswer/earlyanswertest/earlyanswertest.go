@@ -11,6 +11,7 @@ package earlyanswertest
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -120,4 +121,43 @@ func SendWhole(t testing.TB, srv *httptest.Server, head string, body []byte, chu
 		t.Errorf("after the answer, the connection held %q and ended with %v; want a close", rest, err)
 	}
 	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: got}
+}
+
+// A Case is a request that is answered before its body is read to its end.
+type Case struct {
+	Name string
+	// Server is where the request goes, instead of Run's server when set.
+	Server              *httptest.Server
+	Method, Path, Token string // Token is "" for none
+	// Status is the answer's status, and Says a part of its JSON body, or
+	// "" for an answer without a body.
+	Status int
+	Says   string
+}
+
+// Run sends the request of each case with body to srv, whole, with
+// SendWhole: framed by Content-Length and in chunks, twice each, so that
+// an answer that got through by chance does not pass the case. Each
+// framing and case is a subtest of t.
+func Run(t *testing.T, srv *httptest.Server, body []byte, cases []Case) {
+	for _, chunked := range []bool{false, true} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("chunked %v/%s", chunked, c.Name), func(t *testing.T) {
+				to, auth := srv, ""
+				if c.Server != nil {
+					to = c.Server
+				}
+				if c.Token != "" {
+					auth = "\r\nAuthorization: Bearer " + c.Token
+				}
+				for range 2 {
+					a := SendWhole(t, to, fmt.Sprintf("%s %s HTTP/1.1\r\nHost: x%s", c.Method, c.Path, auth), body, chunked)
+					whole := c.Says == "" && len(a.Body) == 0 || json.Valid(a.Body) && strings.Contains(string(a.Body), c.Says)
+					if a.Status != c.Status || !whole {
+						t.Errorf("%d %s; want %d with a body that says %q", a.Status, a.Body, c.Status, c.Says)
+					}
+				}
+			})
+		}
+	}
 }
