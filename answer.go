@@ -275,10 +275,13 @@ func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) error {
 // would send a larger one in chunks, so writeBody says its length up front.
 const autoContentLengthBytes = 2048
 
-// writeBody answers with status and a JSON body.
+// writeBody answers with status and a JSON body. It says the body's length
+// when net/http would not: for a large body, and for an answer given before
+// the request's body was read to its end, which ServeHTTP sends while the
+// handler is still at work (it reads the rest of the request's body).
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	setHeader(w, "Content-Type", "application/json; charset=utf-8")
-	if len(body) > autoContentLengthBytes {
+	if rec, ok := w.(*recorder); len(body) > autoContentLengthBytes || ok && rec.bodyPending {
 		setHeader(w, "Content-Length", strconv.Itoa(len(body)))
 	}
 	w.WriteHeader(status)

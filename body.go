@@ -110,7 +110,7 @@ func readBody(w *recorder, r *http.Request, limit int64, shape *bodyShape) (requ
 	s.held = make([]byte, 0, held)
 	s.keys = s.keyBuf[:0]
 	err := s.scan()
-	w.bodyPending = !s.eof
+	w.bodyPending, w.bodyRead = !s.eof, s.read
 	if err != nil {
 		return requestBody{}, bodyError(err, s.readErr, limit)
 	}
@@ -139,8 +139,9 @@ type bodyScanner struct {
 	// buf[pos:end] is read and not yet scanned.
 	buf      []byte
 	pos, end int
-	// eof is set once r reported its end; readErr holds any other error
-	// of r.
+	// read counts the bytes read from r. eof is set once r reported its
+	// end; readErr holds any other error of r.
+	read    int64
 	eof     bool
 	readErr error
 
@@ -248,6 +249,7 @@ func (s *bodyScanner) fill() bool {
 		s.pos = 0
 		n, err := s.r.Read(s.buf[s.end:])
 		s.end += n
+		s.read += int64(n)
 		switch {
 		case err == io.EOF:
 			s.eof = true

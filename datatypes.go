@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,7 +88,8 @@ var textRules = dataTypeRules{
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Text) },
 }
 
-// numberRules: a JSON number that fits a float64.
+// numberRules: a JSON number that fits a float64, whose integer part is
+// within ±maxExactInteger.
 var numberRules = dataTypeRules{
 	nodeIDPrefix: "IFN_",
 	parse: func(f *Field, raw []byte) (Value, string) {
@@ -102,10 +104,67 @@ var numberRules = dataTypeRules{
 		if n == 0 && !writesZero(raw) {
 			return v, fieldIs(f) + ": value " + excerpt(raw) + " is too close to zero for a 64-bit floating-point number, which would hold it as 0."
 		}
+		if beyondExactIntegers(raw, n) {
+			return v, fmt.Sprintf("%s: value %s has an integer part beyond ±%d (2^53), past which a 64-bit floating-point number cannot hold every integer exactly.",
+				fieldIs(f), excerpt(raw), maxExactInteger)
+		}
 		v.Number = n + 0 // turns -0 into 0
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.Float(buf, v.Number) },
+}
+
+// maxExactInteger is 2^53: a float64 holds every integer up to it exactly,
+// and not every one past it.
+const maxExactInteger = 1 << 53
+
+// beyondExactIntegers reports whether the JSON number raw, which ParseFloat
+// read as n, has an integer part beyond ±maxExactInteger. Only a number read
+// as ±2^53 needs its digits looked at: one read as less is less than 2^53
+// too, and one read as more is more than 2^53+1 (the next float64 is
+// 2^53+2, and 2^53+1 rounds to the even 2^53).
+func beyondExactIntegers(raw []byte, n float64) bool {
+	switch abs := math.Abs(n); {
+	case abs < maxExactInteger:
+		return false
+	case abs > maxExactInteger:
+		return true
+	}
+	return integerPart(raw) > maxExactInteger
+}
+
+// integerPart returns the integer part of the magnitude of the JSON number
+// raw, or math.MaxUint64 for one of 2^62 or more. It reads raw's digits
+// once, whatever their number, and never more digits than raw has plus 19.
+func integerPart(raw []byte) uint64 {
+	raw = bytes.TrimPrefix(raw, []byte{'-'})
+	mantissa, exponent := raw, 0
+	if i := bytes.IndexAny(raw, "eE"); i >= 0 {
+		mantissa = raw[:i]
+		for _, c := range bytes.TrimLeft(raw[i+1:], "+-") {
+			exponent = min(exponent*10+int(c-'0'), 1<<30) // past it, every digit is a 0 or past the end
+		}
+		if raw[i+1] == '-' {
+			exponent = -exponent
+		}
+	}
+	whole, fraction, _ := bytes.Cut(mantissa, []byte{'.'})
+	var part uint64
+	for i := range len(whole) + exponent {
+		digit := uint64(0)
+		switch {
+		case i < len(whole):
+			digit = uint64(whole[i] - '0')
+		case i-len(whole) < len(fraction):
+			digit = uint64(fraction[i-len(whole)] - '0')
+		case part == 0:
+			return 0 // zeros to the end
+		}
+		if part = part*10 + digit; part >= 1<<62 {
+			return math.MaxUint64
+		}
+	}
+	return part
 }
 
 // writesZero reports whether the JSON number raw is zero as written: whether

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/earlyanswer/earlyanswertest"
 )
 
 // TestEarlyAnswersDoNotWaitForTheBody checks, over a real connection, that an
@@ -24,9 +25,9 @@ import (
 // that reads the body first fails the test instead of hanging it.
 func TestEarlyAnswersDoNotWaitForTheBody(t *testing.T) {
 	srv := httptest.NewServer(newConfiguredHandler(t, issuefields.Config{Store: newFixtureStore(t), MaxBodyBytes: 1 << 10,
-		WriteLimits: issuefields.WriteLimits{PerMinute: 1, PerHour: -1}}))
+		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: 1}}))
 	defer srv.Close()
-	// The rate limit's one write a minute goes to this write.
+	// The rate limit's one write an hour goes to this write.
 	if r := doHTTP(t, srv, "DELETE", valuesPath(org, publicRepo, 1)+"/"+itoa(notesID), writerToken); r != http.StatusNoContent {
 		t.Fatalf("the write that uses up the rate limit: status %d", r)
 	}
@@ -75,7 +76,8 @@ func TestEarlyAnswersDoNotWaitForTheBody(t *testing.T) {
 }
 
 // sendHalfBody sends request, the head and the start of a body, to srv, then
-// nothing more, and returns the answer, waiting for it at most 5 s.
+// nothing more, and returns the answer, whose body it reads whole, waiting
+// for it at most 5 s.
 func sendHalfBody(t *testing.T, srv *httptest.Server, request string) *http.Response {
 	t.Helper()
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -96,7 +98,9 @@ func sendHalfBody(t *testing.T, srv *httptest.Server, request string) *http.Resp
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Fatalf("reading the answer's body: %v", err)
+	}
 	return resp
 }
 
@@ -114,4 +118,47 @@ func doHTTP(t *testing.T, srv *httptest.Server, method, path, token string) int 
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestEarlyAnswersReachAClientStillSending checks, over real connections,
+// that every answer the handler gives before it has read a body within
+// MaxBodyBytes reaches a client that sends its whole body before it reads
+// the answer: the whole body is taken, the answer is whole, and the
+// connection then closes without a reset. The body, 900 KB, is more than
+// net/http reads of a body after its handler returns (256 KB), and the
+// connections' buffers are small (earlyanswertest), so that a server that
+// closes without reading the rest resets the connection while the client is
+// still sending, every time.
+func TestEarlyAnswersReachAClientStillSending(t *testing.T) {
+	store, gated := newFixtureStore(t), newGatedStore(t, 1)
+	limited := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: store,
+		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: 1}}))
+	// The rate limit's one write an hour goes to this write.
+	if r := doHTTP(t, limited, "DELETE", valuesPath(org, publicRepo, 1)+"/"+itoa(notesID), writerToken); r != http.StatusNoContent {
+		t.Fatalf("the write that uses up the rate limit: status %d", r)
+	}
+	free := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: store,
+		WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: -1}}))
+	busy := earlyanswertest.NewServer(t, newConfiguredHandler(t, issuefields.Config{Store: gated, MaxInFlight: 1}))
+	body := earlyanswertest.Body(fieldItem(notesID, `"x"`), 900<<10)
+	// The one request the busy server serves at once waits in the store.
+	held := make(chan int)
+	go func() { held <- doHTTP(t, busy, "GET", valuesPath(org, publicRepo, 2), writerToken) }()
+	<-gated.entered
+	defer func() {
+		close(gated.gate)
+		<-held
+	}()
+	earlyanswertest.Run(t, free, body, []earlyanswertest.Case{
+		{Name: "no token", Method: "POST", Path: valuesPath(org, publicRepo, 1), Status: http.StatusUnauthorized, Says: "Requires authentication"},
+		{Name: "bad token", Method: "PUT", Path: valuesPath(org, publicRepo, 1), Token: unknownToken, Status: http.StatusUnauthorized, Says: "Bad credentials"},
+		{Name: "token kind not accepted", Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: classicToken, Status: http.StatusForbidden, Says: "accepts only"},
+		{Name: "private repository", Method: "POST", Path: valuesPath(org, secretRepo, 1), Status: http.StatusNotFound, Says: "Not Found"},
+		{Name: "unknown path", Method: "POST", Path: "/nowhere", Token: writerToken, Status: http.StatusNotFound, Says: "Not Found"},
+		{Name: "method not allowed", Method: "PATCH", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusMethodNotAllowed, Says: "Method Not Allowed"},
+		{Name: "a field route without a token", Method: "POST", Path: "/orgs/" + org + "/issue-fields", Status: http.StatusUnauthorized, Says: "Requires authentication"},
+		{Name: "more than 25 items", Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusUnprocessableEntity, Says: "more than 25 items"},
+		{Name: "rate limited", Server: limited, Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusUnprocessableEntity, Says: "secondary rate limit"},
+		{Name: "overloaded", Server: busy, Method: "POST", Path: valuesPath(org, publicRepo, 1), Token: writerToken, Status: http.StatusServiceUnavailable, Says: "Please retry"},
+	})
 }

@@ -137,7 +137,10 @@ func (h *Handler) deleteField(c *call) error {
 // findOrganization checks the path of a field management route,
 // authenticates and authorizes the caller, and applies the secondary rate
 // limit to a write. It returns the organization as the path spells it, and
-// its fields. A store that cannot manage fields answers 404, as an unknown
+// its fields. The caller is authorized before the store is asked anything,
+// so that what a caller is refused (an anonymous one gets 401) never tells
+// whether the organization exists, or whether the store can manage fields:
+// to a caller who passes, a store that cannot answers 404, as an unknown
 // organization does. Authorization is decided before the body is read.
 func (h *Handler) findOrganization(c *call) (string, []Field, error) {
 	if id := c.r.PathValue("issue_field_id"); id != "" {
@@ -145,18 +148,18 @@ func (h *Handler) findOrganization(c *call) (string, []Field, error) {
 			return "", nil, ErrNotFound
 		}
 	}
-	if h.fields == nil {
-		return "", nil, ErrNotFound
-	}
 	if err := h.identify(c); err != nil {
 		return "", nil, err
 	}
 	org := c.r.PathValue("org")
-	fields, err := h.fields.OrganizationFields(c.ctx(), org)
-	if err != nil {
+	if err := authorizeOrganization(c.ctx(), c.route.op, org, c.principal); err != nil {
 		return "", nil, err
 	}
-	if err := authorizeOrganization(c.ctx(), c.route.op, org, c.principal); err != nil {
+	if h.fields == nil {
+		return "", nil, ErrNotFound
+	}
+	fields, err := h.fields.OrganizationFields(c.ctx(), org)
+	if err != nil {
 		return "", nil, err
 	}
 	return org, fields, h.limitWrites(c)

@@ -55,7 +55,11 @@ type Config struct {
 	DocumentationURL string
 
 	// MaxBodyBytes is the largest request body the handler reads; a larger
-	// one is refused with 413. The zero value means 1 MiB.
+	// one is refused with 413. An answer given before the body's end (401,
+	// a 26th item, …) is sent first, and the rest of a body within the bound
+	// read after it, so that the client gets the answer; a client that keeps
+	// sending past the bound may see its connection reset instead of the
+	// 413. The zero value means 1 MiB.
 	MaxBodyBytes int64
 
 	// WriteLimits is the secondary rate limit on writes, per principal, of

@@ -339,6 +339,45 @@ func TestFieldWritesAreRateLimited(t *testing.T) {
 	}
 }
 
+// TestFieldRoutesTellAnonymousCallersNothing checks that a caller without a
+// token gets the same 401 Requires authentication from every field route
+// for an organization that exists, one that does not and a user, over a
+// store that manages fields and over one that does not: the answer tells
+// nothing about which organizations exist, or what the store can do.
+func TestFieldRoutesTellAnonymousCallersNothing(t *testing.T) {
+	stores := []struct {
+		name  string
+		store issuefields.Store
+	}{
+		{"a FieldManager", newFixtureStore(t)},
+		{"a store without FieldManager", valuesOnlyStore{newFixtureStore(t)}},
+	}
+	for _, s := range stores {
+		h := newConfiguredHandler(t, issuefields.Config{Store: s.store, Verifier: fieldsVerifier})
+		for _, route := range []struct{ method, suffix string }{
+			{http.MethodGet, ""}, {http.MethodPost, ""}, {http.MethodPatch, "/" + itoa(priorityID)}, {http.MethodDelete, "/" + itoa(priorityID)},
+		} {
+			t.Run(s.name+"/"+route.method+route.suffix, func(t *testing.T) {
+				var first string
+				for _, owner := range []string{org, "nobody", "octocat"} {
+					path := "/orgs/" + owner + "/issue-fields" + route.suffix
+					r := do(t, h, route.method, path, "", `{"name":"Team","data_type":"text"}`)
+					var e errorResponse
+					r.json(t, &e)
+					if r.status != http.StatusUnauthorized || e.Message != "Requires authentication" {
+						t.Errorf("%s %s without a token: %d %s, want 401 Requires authentication", route.method, path, r.status, r.body)
+					}
+					if first == "" {
+						first = r.body
+					} else if r.body != first {
+						t.Errorf("%s %s without a token answered %s, and for %s %s", route.method, path, r.body, org, first)
+					}
+				}
+			})
+		}
+	}
+}
+
 // valuesOnlyStore is a Store that cannot manage fields.
 type valuesOnlyStore struct{ issuefields.Store }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/issuefields/issuefields/internal/earlyanswer"
 )
 
 // A request goes through these steps, each answering it with an error when it
@@ -26,9 +28,21 @@ import (
 //     secondary rate limit to a write, and answers: the values routes in
 //     values.go, the field management routes in fields.go.
 
-// ServeHTTP serves one request of the API.
+// ServeHTTP serves one request of the API. When the answer was given before
+// the request's body was read to its end, it sends the answer, then reads the
+// rest of the body, within MaxBodyBytes, so that the connection closes
+// without a reset while the client still sends (internal/earlyanswer); the
+// request is logged, and its place of MaxInFlight given back, before.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := h.startRequest(w, r)
+	h.serveRequest(rec, r)
+	if rec.bodyPending && rec.status != statusClientClosedRequest {
+		earlyanswer.Finish(rec, r, h.maxBodyBytes, rec.bodyRead)
+	}
+}
+
+// serveRequest serves r through rec.
+func (h *Handler) serveRequest(rec *recorder, r *http.Request) {
 	if h.log.Enabled(r.Context(), slog.LevelInfo) {
 		rec.start = time.Now()
 		defer h.logRequest(rec, r)
@@ -165,11 +179,16 @@ type recorder struct {
 	// nothing for a request that matched none.
 	permissionsHeader, permissions string
 	// bodyPending is set while the request has a body, over HTTP/1, that
-	// has not been read to its end.
+	// has not been read to its end, and bodyRead counts the bytes of it
+	// that readBody read.
 	bodyPending bool
-	// values holds header values; used counts the slots taken.
+	// used counts the slots of values taken. It is a byte, beside
+	// bodyPending, so that the recorder stays within its allocation's size
+	// class.
+	used     uint8
+	bodyRead int64
+	// values holds header values.
 	values [8]string
-	used   int
 	call   call
 }
 
@@ -177,7 +196,7 @@ type recorder struct {
 // headers of every answer.
 func (h *Handler) startRequest(w http.ResponseWriter, r *http.Request) *recorder {
 	rec := &recorder{ResponseWriter: w, id: h.ids.next(), permissionsHeader: h.header.permissions,
-		bodyPending: r.ProtoMajor == 1 && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody}
+		bodyPending: earlyanswer.Pending(r)}
 	rec.setHeader(h.header.requestID, rec.id)
 	rec.Header()["X-Content-Type-Options"] = noSniff
 	return rec
@@ -190,7 +209,7 @@ var noSniff = []string{"nosniff"}
 
 // setHeader sets the header with the canonical name key to value.
 func (rec *recorder) setHeader(key, value string) {
-	if rec.used == len(rec.values) {
+	if int(rec.used) == len(rec.values) {
 		rec.Header()[key] = []string{value}
 		return
 	}
@@ -224,7 +243,8 @@ func (rec *recorder) Write(b []byte) (int, error) {
 // begin records status and sets the permissions header, unless the answer
 // has begun already. An answer given before the body was read to its end
 // closes the connection: otherwise net/http would read what is left of the
-// body before it sends the answer, waiting as long as the client sends it.
+// body before it sends the answer, waiting as long as the client sends it
+// (ServeHTTP reads it after the answer instead).
 func (rec *recorder) begin(status int) {
 	if rec.status == 0 {
 		rec.status = status

@@ -180,7 +180,8 @@ type Version string
 
 // FieldManager is the capability of a Store to change organizations' field
 // definitions, which the handler's field management routes need: a Handler
-// whose Store is not a FieldManager answers them with 404. It is optional;
+// whose Store is not a FieldManager answers them with 404 (401 to a caller
+// without a token, as over any store). It is optional;
 // the handler finds it with a type assertion on Config.Store.
 //
 // The handler calls it from many goroutines at once, with the request's

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/earlyanswer"
 )
 
 // Routes serves GitHub's webhook routes for organizations and repositories,
@@ -176,7 +177,7 @@ func (rt *Routes) register() {
 				path, doc = orgHooksPath+route.suffix, orgHooksDoc+"#"+route.orgAnchor
 			}
 			rt.mux.HandleFunc(route.method+" "+path, func(w http.ResponseWriter, r *http.Request) {
-				rt.serve(w, r, &hookCall{route: route, org: org, doc: doc})
+				rt.serve(w.(*statusWriter), r, &hookCall{route: route, org: org, doc: doc})
 			})
 			allowed[path] = append(allowed[path], route.method)
 		}
@@ -192,13 +193,21 @@ func (rt *Routes) register() {
 }
 
 // ServeHTTP serves one request to a webhook route; any other path is 404.
+// When the answer was given before the request's body was read to its end,
+// it sends the answer, then reads the rest of the body, within the routes'
+// bound, so that the connection closes without a reset while the client
+// still sends (internal/earlyanswer).
 func (rt *Routes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w, bodyPending: earlyanswer.Pending(r)}
 	w.Header().Set(rt.header.requestID, rand.Text()[:16])
 	if _, pattern := rt.mux.Handler(r); pattern == "" {
-		rt.answerError(w, r, &hookCall{}, errNotFound)
-		return
+		rt.answerError(sw, r, &hookCall{}, errNotFound)
+	} else {
+		rt.mux.ServeHTTP(sw, r)
 	}
-	rt.mux.ServeHTTP(w, r)
+	if sw.bodyPending {
+		earlyanswer.Finish(sw, r, rt.maxBody, sw.bodyRead)
+	}
 }
 
 // hookCall is one request to one route, as it is being served.
@@ -207,20 +216,19 @@ type hookCall struct {
 	org   bool   // an organization's route
 	doc   string // the route's documentation
 	r     *http.Request
-	w     http.ResponseWriter
+	w     *statusWriter
 
 	principal *issuefields.Principal
 	scope     Scope
 	repo      *issuefields.Repository // for a repository's route
 	owner     string                  // the organization's login, or the repository's full name, for messages
-	status    int
 }
 
 // serve runs the pipeline of every route: version, authentication, the
 // scope and authorization, then the route's operation.
-func (rt *Routes) serve(w http.ResponseWriter, r *http.Request, c *hookCall) {
+func (rt *Routes) serve(w *statusWriter, r *http.Request, c *hookCall) {
 	start := time.Now()
-	c.r, c.w = r, &statusWriter{ResponseWriter: w, status: &c.status}
+	c.r, c.w = r, w
 	w.Header().Set(rt.header.permissions, c.permission())
 	err := rt.selectVersion(c)
 	if err == nil {
@@ -246,20 +254,32 @@ func (rt *Routes) serve(w http.ResponseWriter, r *http.Request, c *hookCall) {
 		slog.String("request_id", w.Header().Get(rt.header.requestID)),
 		slog.String("method", r.Method),
 		slog.String("route", r.Pattern[strings.IndexByte(r.Pattern, ' ')+1:]), // without the method, as the API's lines
-		slog.Int("status", c.status),
+		slog.Int("status", w.status),
 		slog.Duration("duration", time.Since(start)),
 		slog.String("login", login))
 }
 
-// statusWriter remembers the status of the answer.
+// statusWriter is the ResponseWriter a request is served through. It
+// remembers the status of the answer, and closes the connection after an
+// answer given before the body was read to its end: otherwise net/http would
+// read what is left of the body before it sends the answer (ServeHTTP reads
+// it after the answer instead).
 type statusWriter struct {
 	http.ResponseWriter
-	status *int
+	status int
+	// bodyPending is set while the request has a body, over HTTP/1, that
+	// has not been read to its end, and bodyRead counts the bytes of it
+	// that readObject read.
+	bodyPending bool
+	bodyRead    int64
 }
 
 func (w *statusWriter) WriteHeader(status int) {
-	if *w.status == 0 {
-		*w.status = status
+	if w.status == 0 {
+		w.status = status
+		if w.bodyPending {
+			w.Header().Set("Connection", "close")
+		}
 	}
 	w.ResponseWriter.WriteHeader(status)
 }
@@ -445,15 +465,19 @@ func (rt *Routes) answerError(w http.ResponseWriter, r *http.Request, c *hookCal
 
 // writeJSON answers with status and v as JSON, followed by a newline. v is
 // encoded before anything is sent, so a failure to encode is a clean 500.
+// The answer says its length, so that it is whole when ServeHTTP sends it
+// before the handler is done.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
 		return
 	}
+	body = append(body, '\n')
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	_, _ = w.Write(body)
 }
 
 // ctx returns the context of the store calls of c.

@@ -36,7 +36,7 @@ func (rt *Routes) listHooks(c *hookCall) error {
 // createHook serves POST .../hooks: 201 with the new hook, which then gets a
 // ping.
 func (rt *Routes) createHook(c *hookCall) error {
-	body, err := readHookBody(c.r, rt.maxBody)
+	body, err := readHookBody(c, rt.maxBody)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (rt *Routes) updateHook(c *hookCall) error {
 	if err != nil {
 		return err
 	}
-	body, err := readHookBody(c.r, rt.maxBody)
+	body, err := readHookBody(c, rt.maxBody)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (rt *Routes) updateConfig(c *hookCall) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := readConfigBody(c.r, rt.maxBody)
+	cfg, err := readConfigBody(c, rt.maxBody)
 	if err != nil {
 		return err
 	}

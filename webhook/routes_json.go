@@ -33,8 +33,8 @@ const maskedSecret = "********"
 // readHookBody reads and decodes a hook body of r, at most limit bytes. It
 // refuses what is not a JSON object (400), and a known key of the wrong type
 // (422).
-func readHookBody(r *http.Request, limit int64) (hookBody, error) {
-	members, err := readObject(r, limit)
+func readHookBody(c *hookCall, limit int64) (hookBody, error) {
+	members, err := readObject(c, limit)
 	if err != nil {
 		return hookBody{}, err
 	}
@@ -82,8 +82,8 @@ func readHookBody(r *http.Request, limit int64) (hookBody, error) {
 }
 
 // readConfigBody reads and decodes the body of PATCH .../config.
-func readConfigBody(r *http.Request, limit int64) (configBody, error) {
-	members, err := readObject(r, limit)
+func readConfigBody(c *hookCall, limit int64) (configBody, error) {
+	members, err := readObject(c, limit)
 	if err != nil {
 		return configBody{}, err
 	}
@@ -94,9 +94,11 @@ func readConfigBody(r *http.Request, limit int64) (configBody, error) {
 	return cfg, nil
 }
 
-// readObject reads r's body, at most limit bytes, as a JSON object.
-func readObject(r *http.Request, limit int64) (map[string]json.RawMessage, error) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+// readObject reads the body of c's request, at most limit bytes, as a JSON
+// object.
+func readObject(c *hookCall, limit int64) (map[string]json.RawMessage, error) {
+	data, err := io.ReadAll(io.LimitReader(c.r.Body, limit+1))
+	c.w.bodyPending, c.w.bodyRead = err != nil || int64(len(data)) > limit, int64(len(data))
 	switch {
 	case err != nil:
 		return nil, &answer{status: http.StatusBadRequest, message: "Problems reading the request body"}

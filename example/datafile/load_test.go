@@ -205,6 +205,8 @@ func badDataFiles() []badDataFile {
 			valuePath + `Field "Estimate" is a number field: value must be a JSON number, not "3".`, false},
 		{"number too large", withValue(2, `1e400`),
 			valuePath + `Field "Estimate" is a number field: value 1e400 is out of the range of a 64-bit floating-point number.`, false},
+		{"number beyond 2^53", withValue(2, `-9007199254740993`),
+			valuePath + `Field "Estimate" is a number field: value -9007199254740993 has an integer part beyond ±9007199254740992 (2^53), past which a 64-bit floating-point number cannot hold every integer exactly.`, false},
 		{"date that does not exist", withValue(3, `"2025-02-30"`),
 			valuePath + `Field "Due" is a date field: "2025-02-30" is not a calendar date written "YYYY-MM-DD".`, false},
 		{"date in another format", withValue(3, `"30.01.2025"`),

@@ -50,6 +50,40 @@ func numbersRoundingToZero(c *client) {
 	}
 }
 
+func numbersBeyondExactIntegers(c *client) {
+	estimate := c.create(`{"name":"Estimate","data_type":"number"}`)
+	write := func(number string) answer {
+		return c.do(http.MethodPost, c.valuesPath(), fmt.Sprintf(`{"issue_field_values":[{"field_id":%d,"value":%s}]}`, estimate.ID, number))
+	}
+	for number, listed := range map[string]string{
+		"9007199254740992": "9007199254740992", "-9007199254740992": "-9007199254740992",
+		"9.007199254740992e15": "9007199254740992", "9007199254740992.75": "9007199254740992",
+		"-9007199254740991": "-9007199254740991", "1e15": "1000000000000000",
+	} {
+		a := write(number)
+		if want := `"value":` + listed + `}`; a.status != http.StatusOK || !strings.Contains(a.body, want) {
+			c.t.Errorf("writing %s: %d %s, want 200 with %s", number, a.status, a.body, want)
+		}
+	}
+	kept := c.do(http.MethodGet, c.valuesPath(), "")
+	for _, number := range []string{"9007199254740993", "-9007199254740993", "9007199254740993.0", "9.007199254740993e15",
+		"90071992547409930e-1", "9007199254740994", "1e16", "1e300", "-1e300", "1.7976931348623157e308"} {
+		a := write(number)
+		var e struct {
+			Errors []struct {
+				Message string `json:"message"`
+			} `json:"errors"`
+		}
+		if err := json.Unmarshal([]byte(a.body), &e); a.status != http.StatusUnprocessableEntity || err != nil || len(e.Errors) != 1 ||
+			!strings.Contains(e.Errors[0].Message, number) || !strings.Contains(e.Errors[0].Message, "9007199254740992") {
+			c.t.Errorf("writing %s: %d %s, want 422 with an error that names it and the bound 9007199254740992", number, a.status, a.body)
+		}
+	}
+	if after := c.do(http.MethodGet, c.valuesPath(), ""); after.body != kept.body {
+		c.t.Errorf("the refused numbers changed the issue's values: %s, before them %s", after.body, kept.body)
+	}
+}
+
 func doubleSlashPaths(c *client) {
 	for _, path := range []string{
 		"/" + c.valuesPath(),

@@ -1,8 +1,8 @@
 // Package rulestest checks a Handler, through HTTP alone, against the rules
 // of field definitions (bounds, names that look alike or hide characters)
 // and the edges of the values routes that a test from outside found (a page
-// number past the largest integer, a number that rounds to zero, a path with
-// //). The rules are the handler's, so every store must give the same
+// number past the largest integer, a number that rounds to zero or whose
+// integer part is past 2^53, a path with //). The rules are the handler's, so every store must give the same
 // answers: the core module runs the suite over memstore, and pgstore over
 // PostgreSQL.
 package rulestest
@@ -53,6 +53,7 @@ var cases = []struct {
 	{"a name with white space at an end, a control or bidirectional character, or nothing visible is refused", hiddenNames},
 	{"a page number past the largest integer is a page past the end", pagePastMaxInt},
 	{"a number that is not zero but rounds to zero is refused, as one too large is", numbersRoundingToZero},
+	{"a number whose integer part is beyond ±2^53 is refused with 422 naming the bound; ±2^53 itself is kept", numbersBeyondExactIntegers},
 	{"a path with // is a JSON 404", doubleSlashPaths},
 }
 
