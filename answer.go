@@ -24,6 +24,7 @@ var (
 	errUnsupportedVersion  = errors.New("unsupported API version")
 	errConflictingVersions = errors.New("API version headers with different values")
 	errMethodNotAllowed    = errors.New("method not allowed")
+	errBadRequest          = errors.New("bad request")
 	errBodyTooLarge        = errors.New("request body too large")
 	errBodyUnreadable      = errors.New("request body unreadable")
 	errBodyNotJSON         = errors.New("request body is not JSON")
@@ -68,6 +69,7 @@ var statusTable = []struct {
 	{err: errUnsupportedVersion, status: http.StatusBadRequest, message: "The API version is not supported"},
 	{err: errConflictingVersions, status: http.StatusBadRequest, message: "The API version header was sent more than once with different values."},
 	{err: errMethodNotAllowed, status: http.StatusMethodNotAllowed, message: "Method Not Allowed"},
+	{err: errBadRequest, status: http.StatusBadRequest, message: "Bad Request"},
 	{err: errBodyTooLarge, status: http.StatusRequestEntityTooLarge, message: "The request body is too large."},
 	{err: errBodyUnreadable, status: http.StatusBadRequest, message: "Problems reading the request body"},
 	{err: errBodyNotJSON, status: http.StatusBadRequest, message: "Problems parsing JSON"},
@@ -305,12 +307,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, 
 		return
 	}
 	e := answerTo(err, rt)
-	if e.status >= 500 {
-		h.log.LogAttrs(r.Context(), slog.LevelError, "request failed",
-			slog.String("request_id", w.Header().Get(h.header.requestID)),
-			slog.Int("status", e.status),
-			slog.Any("error", e.cause))
-	}
+	h.logFailure(r, w, &e)
 	if e.retryAfter != "" {
 		setHeader(w, "Retry-After", e.retryAfter)
 	}
@@ -319,5 +316,16 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, rt *route, 
 	}
 	if err := h.writeJSON(w, e.status, e.body(h.documentationURL(rt))); err != nil {
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
+	}
+}
+
+// logFailure logs the cause of a, the answer to r through w, when its status
+// is 500 or over, with the request id.
+func (h *Handler) logFailure(r *http.Request, w http.ResponseWriter, a *errorAnswer) {
+	if a.status >= 500 {
+		h.log.LogAttrs(r.Context(), slog.LevelError, "request failed",
+			slog.String("request_id", w.Header().Get(h.header.requestID)),
+			slog.Int("status", a.status),
+			slog.Any("error", a.cause))
 	}
 }

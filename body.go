@@ -18,10 +18,11 @@ import (
 // carries besides. Of the body's top-level object it keeps the elements of
 // one array (the list: issue_field_values, or a field's options), at most a
 // bound of them, and the values of a few other members (a field's name, say);
-// of every other member only the key. It refuses a key that appears twice in
-// one object, at any depth (a decoder that kept the last would let a PUT wipe
-// an issue), and refuses a body as soon as the element past its list's bound
-// begins, without reading the rest.
+// of every other member only the key; the body of a Route, which
+// Call.ReadObject returns, it keeps whole. It refuses a key that appears
+// twice in one object, at any depth (a decoder that kept the last would let a
+// PUT wipe an issue), and refuses a body as soon as the element past its
+// list's bound begins, without reading the rest.
 
 // bodyShape says what the scanner keeps of a route's body.
 type bodyShape struct {
@@ -32,6 +33,9 @@ type bodyShape struct {
 	tooMany  error
 	// members are the other top-level keys whose values are kept whole.
 	members []string
+	// whole is set for a body kept whole, which has no list and no
+	// members.
+	whole bool
 }
 
 // requestBody is what the scanner kept of a body, each value without
@@ -47,6 +51,8 @@ type requestBody struct {
 	members [][]byte
 	// unknown lists the other top-level keys, each once, in their order.
 	unknown []string
+	// whole is the body's object, for a shape that keeps it whole.
+	whole []byte
 }
 
 // scanBufferBytes is the size of the buffer the scanner reads through.
@@ -117,6 +123,23 @@ func readBody(w *recorder, r *http.Request, limit int64, shape *bodyShape) (requ
 	return s.result(), nil
 }
 
+// objectBody is the shape of a body that readObject reads: kept whole.
+var objectBody = bodyShape{whole: true}
+
+// readObject reads the body of r as readBody does, at most limit bytes of
+// it, and returns the members of its object.
+func readObject(w *recorder, r *http.Request, limit int64) (map[string]json.RawMessage, error) {
+	body, err := readBody(w, r, limit, &objectBody)
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body.whole, &members); err != nil {
+		return nil, fmt.Errorf("decoding a body the scanner took for an object: %w", err)
+	}
+	return members, nil
+}
+
 // bodyError returns the answer to a body that the scanner refused with err,
 // readErr being what reading it returned, and limit its bound. It is a
 // function of its own, so that errors.As, which moves its target to the
@@ -156,6 +179,8 @@ type bodyScanner struct {
 	memberSpans [4][2]int
 	capturing   bool
 	captureFrom int
+	// wholeSpan is the place in held of a body kept whole.
+	wholeSpan [2]int
 
 	// keys holds the decoded keys of the objects being scanned, the
 	// innermost last. duplicated is set once a key appeared twice in one
@@ -179,9 +204,12 @@ func (s *bodyScanner) scan() error {
 	}
 	object := c == '{'
 	var err error
-	if object {
+	switch {
+	case object && s.shape.whole:
+		s.wholeSpan, err = s.keep(0)
+	case object:
 		err = s.object(1, true)
-	} else {
+	default:
 		err = s.value(0)
 	}
 	if err != nil {
@@ -205,6 +233,9 @@ func (s *bodyScanner) scan() error {
 // result returns what the scanner kept.
 func (s *bodyScanner) result() requestBody {
 	b := requestBody{hasList: s.hasList, listIsArray: s.listIsArray, unknown: s.unknown}
+	if s.shape.whole {
+		b.whole = s.held[s.wholeSpan[0]:s.wholeSpan[1]]
+	}
 	if s.items > 0 {
 		b.items = make([][]byte, s.items)
 		for i, sp := range s.spans[:s.items] {

@@ -30,6 +30,12 @@
 // keeps the prefix the host stripped, and is absolute, built from the
 // request's Host and whether it came over TLS.
 //
+// A host serves routes of its own beside the API's through Config.Routes,
+// such as the webhook package's: each Route goes through the same pipeline
+// (the version header, authentication, the error answers, panic recovery,
+// MaxInFlight, the log), and its Serve answers through a Call, which reads
+// the body, writes JSON and gives the refusals of the API's error table.
+//
 // # Errors and their statuses
 //
 // A Store, a TokenVerifier or a Principal's permission functions report what

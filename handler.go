@@ -77,6 +77,13 @@ type Config struct {
 	// without bound. The zero value means no limit.
 	MaxInFlight int
 
+	// Routes are routes of the host's that the handler serves beside the
+	// API's, through the pipeline of every request (see Route), such as
+	// the webhook package's. A Route whose path matches a request that
+	// one of the API's routes, or another Route, matches is refused by
+	// New. The zero value serves the API's routes alone.
+	Routes []Route
+
 	// Logger receives one line per request at slog.LevelInfo (message
 	// "request": request_id, method, route, status, duration and the
 	// caller's login) and the causes of 500 and 503 answers at
@@ -169,7 +176,7 @@ func New(cfg Config) (*Handler, error) {
 		mux:       http.NewServeMux(),
 	}
 	h.fields, _ = cfg.Store.(FieldManager)
-	h.registerRoutes()
+	h.registerRoutes(cfg.Routes)
 	return h, nil
 }
 
@@ -197,6 +204,7 @@ func (cfg *Config) check() error {
 	if cfg.MaxBodyBytes < 0 {
 		errs = append(errs, fmt.Errorf("Config.MaxBodyBytes is negative (%d)", cfg.MaxBodyBytes))
 	}
+	errs = append(errs, checkRoutes(cfg.Routes)...)
 	return errors.Join(errs...)
 }
 

@@ -26,7 +26,9 @@ import (
 //  3. The operation checks the path, authenticates the caller (identify),
 //     finds what the path names, authorizes the caller on it, applies the
 //     secondary rate limit to a write, and answers: the values routes in
-//     values.go, the field management routes in fields.go.
+//     values.go, the field management routes in fields.go. A host's Route
+//     (Config.Routes) has its caller authenticated by serveMounted
+//     (mount.go) before its Serve does the rest through the Call.
 
 // ServeHTTP serves one request of the API. When the answer was given before
 // the request's body was read to its end, it sends the answer, then reads the
@@ -152,6 +154,12 @@ func (h *Handler) limitWrites(c *call) error {
 	if !c.route.op.writes() {
 		return nil
 	}
+	return h.allowWrite(c)
+}
+
+// allowWrite applies the secondary rate limit to a write of c's principal,
+// who is authorized.
+func (h *Handler) allowWrite(c *call) error {
 	if l, ok := h.writeLimiter.(*writeLimiter); ok && !l.limits() {
 		return nil // without building the principal's key
 	}
@@ -330,11 +338,12 @@ func (l inFlightLimit) release() {
 	}
 }
 
-// recoverPanic turns a panic below the handler (in a store, a verifier or the
-// handler itself) into a 500 and a log line with the request id and the stack,
-// so that the server keeps serving. When the answer had already begun, the
-// connection is aborted instead, so that the client never takes half an answer
-// for a whole one. It must be called directly by a deferred statement.
+// recoverPanic turns a panic below the handler (in a store, a verifier, a
+// Route or the handler itself) into a 500 and a log line with the request id
+// and the stack, so that the server keeps serving. When the answer had
+// already begun, the connection is aborted instead, so that the client never
+// takes half an answer for a whole one. It must be called directly by a
+// deferred statement.
 func (h *Handler) recoverPanic(rec *recorder, r *http.Request) {
 	p := recover()
 	if p == nil {

@@ -1,7 +1,9 @@
 package issuefields
 
 import (
+	"cmp"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -56,11 +58,16 @@ var routes = []*route{
 		doc: fieldsDocumentationURL, anchor: "delete-an-issue-field-for-an-organization", serve: (*Handler).deleteField},
 }
 
-// registerRoutes registers every route on h.mux, a 405 answer for the other
-// methods of each route's path, and a 404 answer for every other path.
-func (h *Handler) registerRoutes() {
+// registerRoutes registers every route of the API and mounted, the routes
+// of Config.Routes, on h.mux, a 405 answer for the other methods of each
+// route's path, and a 404 answer for every other path.
+func (h *Handler) registerRoutes(mounted []Route) {
+	all := slices.Clone(routes)
+	for _, mr := range mounted {
+		all = append(all, mountedRoute(mr))
+	}
 	allowed := map[string][]string{}
-	for _, rt := range routes {
+	for _, rt := range all {
 		h.mux.HandleFunc(rt.method+" "+rt.path, func(w http.ResponseWriter, r *http.Request) {
 			h.serveRoute(rt, w, r)
 		})
@@ -95,6 +102,8 @@ func (h *Handler) documentationURL(rt *route) string {
 	switch {
 	case rt == nil:
 		return h.docURL
+	case rt.anchor == "": // a Route's
+		return cmp.Or(rt.doc, h.docURL)
 	case rt.doc != "":
 		return rt.doc + "#" + rt.anchor
 	}
