@@ -36,8 +36,8 @@
 //
 // # Managing hooks: the routes
 //
-// Routes serves GitHub's webhook routes for organizations and repositories,
-// with GitHub's request and answer bodies, so that go-github's
+// NewRoutes returns GitHub's webhook routes for organizations and
+// repositories, with GitHub's request and answer bodies, so that go-github's
 // Organizations.CreateHook, EditHook, PingHook, ListHookDeliveries,
 // GetHookDelivery, RedeliverHookDelivery and DeleteHook, and their
 // Repositories twins, work unchanged:
@@ -50,23 +50,24 @@
 //	POST                 /orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts   202 {}
 //	POST                 /orgs/{org}/hooks/{hook_id}/pings   204
 //
-// and the same under /repos/{owner}/{repo}. A host mounts them beside the
-// issuefields.Handler, under the same prefix:
+// and the same under /repos/{owner}/{repo}. A host gives them to the
+// issuefields.Handler, which serves them beside the API, under the same
+// prefix:
 //
-//	routes, err := webhook.NewRoutes(webhook.RoutesConfig{
-//		Store: store, Verifier: verifier, Notifier: hooks, Vendor: "GitHub",
-//	})
+//	routes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: store, Notifier: hooks})
 //	...
-//	api := http.NewServeMux()
-//	api.Handle("/", h) // the issuefields.Handler
-//	for _, path := range []string{"/orgs/{org}/hooks", "/orgs/{org}/hooks/",
-//		"/repos/{owner}/{repo}/hooks", "/repos/{owner}/{repo}/hooks/"} {
-//		api.Handle(path, routes)
-//	}
-//	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", api))
+//	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier,
+//		Notifier: hooks, Vendor: "GitHub", Routes: routes})
+//	...
+//	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", h))
 //
 // with the Notifier's BaseURL https://api.example.com/api/v3, as the routes'
-// Location and Link headers are under it. As on GitHub: a hook's name is "web";
+// Location and Link headers are under it. The handler decides for them what
+// it decides for its own routes, so that they answer alike: the version
+// header, authentication (the handler's Verifier), the error statuses and
+// bodies, the body's bounds (Config.MaxBodyBytes), panic recovery, the log
+// line, 405 and 404. The routes decide who may use them and what they do
+// with the hooks. As on GitHub: a hook's name is "web";
 // config.url is required, and must pass CheckHookURL (an absolute http or
 // https URL with a host, at most MaxHookURLBytes long, with no white space
 // or control character, nor one in its host once percent-decoded);
@@ -122,7 +123,7 @@
 //
 // Every url and *_url is under Options.BaseURL, and every html_url under
 // Options.WebURL. They are configured, never taken from a request: a
-// delivery is built after its request and goes to a third party. The Routes
+// delivery is built after its request and goes to a third party. The routes
 // write their Location and Link headers and the hooks' urls under the same
 // BaseURL, so it must include the prefix the routes are mounted under. The
 // default, http://127.0.0.1:8080, suits only a server on that address.

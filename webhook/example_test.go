@@ -131,10 +131,11 @@ func Example() {
 	// issues field_added 204 OK
 }
 
-// The Routes serve GitHub's webhook routes, so that a tool subscribes as it
-// would on GitHub. A host mounts them beside the API's handler, under the
-// same prefix, which the Notifier's BaseURL includes. Here a tool creates an
-// organization's hook, which then gets a ping.
+// The routes of NewRoutes are GitHub's webhook routes, so that a tool
+// subscribes as it would on GitHub. A host gives them to the API's handler,
+// which serves them beside its own, under the same prefix, which the
+// Notifier's BaseURL includes. Here a tool creates an organization's hook,
+// which then gets a ping.
 func ExampleNewRoutes() {
 	store := memstore.New()
 	if err := store.AddOrganization("octo-org"); err != nil {
@@ -161,22 +162,17 @@ func ExampleNewRoutes() {
 				return issuefields.OrganizationPermissions{Visible: true, OrganizationHooks: issuefields.PermissionWrite}, nil
 			}}, nil
 	})
+	routes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: store, Notifier: n})
+	if err != nil {
+		panic(err)
+	}
 	h, err := issuefields.New(issuefields.Config{Store: store, Verifier: verifier, Notifier: n, Vendor: "GitHub",
-		BaseURL: "https://api.example.com/api/v3"})
+		BaseURL: "https://api.example.com/api/v3", Routes: routes})
 	if err != nil {
 		panic(err)
-	}
-	routes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: store, Verifier: verifier, Notifier: n, Vendor: "GitHub"})
-	if err != nil {
-		panic(err)
-	}
-	api := http.NewServeMux()
-	api.Handle("/", h)
-	for _, path := range []string{"/orgs/{org}/hooks", "/orgs/{org}/hooks/", "/repos/{owner}/{repo}/hooks", "/repos/{owner}/{repo}/hooks/"} {
-		api.Handle(path, routes)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", api))
+	mux.Handle("/api/v3/", http.StripPrefix("/api/v3", h))
 	server := httptest.NewServer(mux)
 	defer server.Close()
 

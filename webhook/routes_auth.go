@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"net/http"
 	"slices"
 
 	"github.com/issuefields/issuefields"
@@ -15,13 +14,13 @@ import (
 // GETs), write:repo_hook or admin:repo_hook. A token that cannot see the
 // owner gets 404, as an owner that does not exist; one that sees it without
 // the permission, 403 that names it.
-func (rt *Routes) authorize(c *hookCall) error {
-	p := c.principal
+func (rt *routes) authorize(c *hookCall) error {
+	p := c.Principal()
 	if p == nil {
 		if c.repo != nil && c.repo.Private {
-			return errNotFound
+			return issuefields.ErrNotFound
 		}
-		return errRequiresAuth
+		return c.RequireToken()
 	}
 	level := issuefields.PermissionRead
 	if c.route.write {
@@ -49,7 +48,7 @@ func (rt *Routes) authorize(c *hookCall) error {
 		visible, granted = perms.Visible || !c.repo.Private, perms.RepositoryHooks
 	}
 	if !visible {
-		return errNotFound
+		return issuefields.ErrNotFound
 	}
 	if usesScopes(p.Kind) {
 		scopes := []string{"admin:org_hook"}
@@ -60,12 +59,12 @@ func (rt *Routes) authorize(c *hookCall) error {
 			}
 		}
 		if !slices.ContainsFunc(p.Scopes, func(s string) bool { return slices.Contains(scopes, s) }) {
-			return notAccessible(p.Kind, "the scope "+scopes[len(scopes)-1])
+			return c.NotAccessible("the scope " + scopes[len(scopes)-1])
 		}
 		return nil
 	}
 	if !allows(granted, level) {
-		return notAccessible(p.Kind, "the permission "+c.permission())
+		return c.NotAccessible("the permission " + permission(c.org, c.route.write))
 	}
 	return nil
 }
@@ -79,13 +78,4 @@ func usesScopes(kind issuefields.TokenKind) bool {
 // allows reports whether granted is at least level.
 func allows(granted, level issuefields.Permission) bool {
 	return granted == issuefields.PermissionWrite || granted == issuefields.PermissionRead && level == issuefields.PermissionRead
-}
-
-// notAccessible is the 403 of a token of kind that lacks needed.
-func notAccessible(kind issuefields.TokenKind, needed string) error {
-	actor := "personal access token"
-	if kind == issuefields.AppUserToken || kind == issuefields.AppInstallationToken {
-		actor = "integration"
-	}
-	return &answer{status: http.StatusForbidden, message: errNotAccessibleBase + actor + ": it needs " + needed + "."}
 }

@@ -35,11 +35,7 @@ func TestRoutesFaults(t *testing.T) {
 	w := newWorld(t)
 	log, logger := newLogRecorder()
 	n := newNotifier(t, webhook.Options{Store: w.store})
-	rt, err := webhook.NewRoutes(webhook.RoutesConfig{Store: w.store, Verifier: faultyVerifier{}, Notifier: n, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(rt)
+	srv := httptest.NewServer(newHandler(t, issuefields.Config{Store: w.store, Notifier: n, Verifier: faultyVerifier{}, Logger: logger}))
 	t.Cleanup(srv.Close)
 	tests := []struct {
 		name, method, path, authorization, body string
@@ -98,11 +94,8 @@ func TestNewRoutesChecksConfig(t *testing.T) {
 		cfg  webhook.RoutesConfig
 		want string
 	}{
-		{"no store", webhook.RoutesConfig{Verifier: verifier{}, Notifier: n}, "RoutesConfig.Store"},
-		{"no verifier", webhook.RoutesConfig{Store: w.store, Notifier: n}, "RoutesConfig.Verifier"},
-		{"no notifier", webhook.RoutesConfig{Store: w.store, Verifier: verifier{}}, "RoutesConfig.Notifier"},
-		{"a vendor with a space", webhook.RoutesConfig{Store: w.store, Verifier: verifier{}, Notifier: n, Vendor: "Git Hub"},
-			"RoutesConfig.Vendor"},
+		{"no store", webhook.RoutesConfig{Notifier: n}, "RoutesConfig.Store"},
+		{"no notifier", webhook.RoutesConfig{Store: w.store}, "RoutesConfig.Notifier"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -30,11 +28,10 @@ type configBody struct {
 // fetched hook back gives as its secret: it keeps the secret.
 const maskedSecret = "********"
 
-// readHookBody reads and decodes a hook body of r, at most limit bytes. It
-// refuses what is not a JSON object (400), and a known key of the wrong type
-// (422).
-func readHookBody(c *hookCall, limit int64) (hookBody, error) {
-	members, err := readObject(c, limit)
+// readHookBody reads and decodes a hook body of c's request. It refuses
+// what Call.ReadObject refuses, and a known key of the wrong type (422).
+func readHookBody(c *hookCall) (hookBody, error) {
+	members, err := c.ReadObject()
 	if err != nil {
 		return hookBody{}, err
 	}
@@ -76,44 +73,22 @@ func readHookBody(c *hookCall, limit int64) (hookBody, error) {
 		b.config, problems = &cfg, append(problems, configProblems...)
 	}
 	if problems != nil {
-		return b, invalid(problems...)
+		return b, c.invalid(problems...)
 	}
 	return b, nil
 }
 
 // readConfigBody reads and decodes the body of PATCH .../config.
-func readConfigBody(c *hookCall, limit int64) (configBody, error) {
-	members, err := readObject(c, limit)
+func readConfigBody(c *hookCall) (configBody, error) {
+	members, err := c.ReadObject()
 	if err != nil {
 		return configBody{}, err
 	}
 	cfg, problems := decodeConfig(members)
 	if problems != nil {
-		return cfg, invalid(problems...)
+		return cfg, c.invalid(problems...)
 	}
 	return cfg, nil
-}
-
-// readObject reads the body of c's request, at most limit bytes, as a JSON
-// object.
-func readObject(c *hookCall, limit int64) (map[string]json.RawMessage, error) {
-	data, err := io.ReadAll(io.LimitReader(c.r.Body, limit+1))
-	c.w.bodyPending, c.w.bodyRead = err != nil || int64(len(data)) > limit, int64(len(data))
-	switch {
-	case err != nil:
-		return nil, &answer{status: http.StatusBadRequest, message: "Problems reading the request body"}
-	case int64(len(data)) > limit:
-		return nil, &answer{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("The request body is larger than %d bytes.", limit)}
-	case len(bytes.TrimSpace(data)) == 0:
-		return map[string]json.RawMessage{}, nil
-	case !json.Valid(data):
-		return nil, &answer{status: http.StatusBadRequest, message: "Problems parsing JSON"}
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil || members == nil {
-		return nil, &answer{status: http.StatusBadRequest, message: "Body should be a JSON object"}
-	}
-	return members, nil
 }
 
 // decodeConfig decodes the members of a hook's config.
@@ -171,10 +146,10 @@ func kindOf(into any) string {
 	return "an object"
 }
 
-// checkCreate reports what a create body lacks or has wrong: the name web,
+// checkCreate returns what a create body lacks or has wrong: the name web,
 // and a config with a url. org is set for an organization's hook, whose body
 // names it.
-func (b *hookBody) checkCreate(org bool) error {
+func (b *hookBody) checkCreate(org bool) []validationItem {
 	var problems []validationItem
 	switch {
 	case b.name == nil && org:
@@ -186,15 +161,12 @@ func (b *hookBody) checkCreate(org bool) error {
 		problems = append(problems, validationItem{Resource: "Hook", Field: "config.url", Code: "missing_field",
 			Message: `A hook needs "config": {"url": <where deliveries go>}.`})
 	}
-	if problems != nil {
-		return invalid(problems...)
-	}
-	return nil
+	return problems
 }
 
-// checkUpdate reports what an update body has wrong: another name, and for
+// checkUpdate returns what an update body has wrong: another name, and for
 // an organization's hook a config without its url.
-func (b *hookBody) checkUpdate(org bool) error {
+func (b *hookBody) checkUpdate(org bool) []validationItem {
 	var problems []validationItem
 	if b.name != nil && *b.name != "web" {
 		problems = append(problems, validationItem{Resource: "Hook", Field: "name", Code: "invalid", Message: `"name" must be "web".`})
@@ -203,10 +175,7 @@ func (b *hookBody) checkUpdate(org bool) error {
 		problems = append(problems, validationItem{Resource: "Hook", Field: "config.url", Code: "missing_field",
 			Message: `A new "config" needs "url".`})
 	}
-	if problems != nil {
-		return invalid(problems...)
-	}
-	return nil
+	return problems
 }
 
 // applyTo changes h as b says.
@@ -287,7 +256,7 @@ type lastResponse struct {
 }
 
 // hookJSON returns h as c's routes answer it.
-func (rt *Routes) hookJSON(c *hookCall, h *Hook) hookJSON {
+func (rt *routes) hookJSON(c *hookCall, h *Hook) hookJSON {
 	url := rt.notifier.bodies.hookURL(h, c.repo)
 	out := hookJSON{Type: "Organization", ID: h.ID, Name: "web", Active: h.Active, Events: eventsOf(h),
 		Config: configJSONOf(h.Config), UpdatedAt: h.UpdatedAt, CreatedAt: h.CreatedAt,

@@ -51,15 +51,16 @@ func TestRoutesListHooksPages(t *testing.T) {
 }
 
 // TestRoutesMethodNotAllowed checks that a path of the routes answers 405,
-// with Allow, for a method it does not serve.
+// with Allow, for a method it does not serve; a path with GET serves HEAD
+// too, as the API's do.
 func TestRoutesMethodNotAllowed(t *testing.T) {
 	a := newAPI(t)
 	tests := []struct {
 		method, path, wantAllow string
 	}{
-		{"PUT", orgHooks, "GET, POST"},
-		{"POST", repoHooks + "/1", "GET, PATCH, DELETE"},
-		{"DELETE", orgHooks + "/1/config", "GET, PATCH"},
+		{"PUT", orgHooks, "GET, HEAD, POST"},
+		{"POST", repoHooks + "/1", "GET, HEAD, PATCH, DELETE"},
+		{"DELETE", orgHooks + "/1/config", "GET, HEAD, PATCH"},
 	}
 	for _, tt := range tests {
 		got := a.do(t, tt.method, tt.path, "admin", "")

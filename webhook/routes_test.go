@@ -19,7 +19,7 @@ import (
 // answer or a body may show.
 const apiBase = "https://api.example.test/api/v3"
 
-// api serves the Routes over a world. Its receiver gets the deliveries of
+// api serves the webhook routes over a world. Its receiver gets the deliveries of
 // the hooks that tests create with it as their URL.
 type api struct {
 	*world
@@ -28,24 +28,42 @@ type api struct {
 	rc       *receiver
 }
 
-// newAPI starts the Routes over a fresh world, with a Notifier whose
-// BaseURL is apiBase.
+// newAPI starts a handler that serves the routes over a fresh world, with a
+// Notifier whose BaseURL is apiBase.
 func newAPI(t *testing.T) *api {
 	t.Helper()
 	a := &api{world: newWorld(t)}
 	a.rc = newReceiver(t, nil)
 	a.notifier = newNotifier(t, webhook.Options{Store: a.store, BaseURL: apiBase})
-	rt, err := webhook.NewRoutes(webhook.RoutesConfig{Store: a.store, Verifier: verifier{}, Notifier: a.notifier,
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.srv = httptest.NewServer(rt)
+	a.srv = httptest.NewServer(newHandler(t, issuefields.Config{Store: a.store, Notifier: a.notifier}))
 	t.Cleanup(a.srv.Close)
 	return a
 }
 
-// answer is an answer of the Routes.
+// newHandler returns the handler of cfg that serves the webhook routes of
+// cfg's Store and Notifier (a *webhook.Notifier) besides the API, with the
+// verifier of the tests and a log that discards, unless cfg says otherwise.
+func newHandler(t *testing.T, cfg issuefields.Config) *issuefields.Handler {
+	t.Helper()
+	routes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: cfg.Store, Notifier: cfg.Notifier.(*webhook.Notifier)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Routes = append(cfg.Routes, routes...)
+	if cfg.Verifier == nil {
+		cfg.Verifier = verifier{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	h, err := issuefields.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// answer is an answer of the routes.
 type answer struct {
 	status int
 	header http.Header
@@ -68,8 +86,11 @@ func (a answer) object(t *testing.T) map[string]any {
 	return m
 }
 
-// do sends a request with token ("" for none) and body ("" for none) to
-// the Routes, with the Host evil.example, and returns the answer.
+// do sends a request with token ("" for none), header (name, value pairs,
+// a name given twice sent twice) and body ("" for none) to the routes, with
+// the Host evil.example, and returns the answer. Its header has Connection:
+// close when the server closed the connection, which net/http tells in
+// resp.Close rather than in the header.
 func (a *api) do(t *testing.T, method, path, token, body string, header ...string) answer {
 	t.Helper()
 	var r io.Reader
@@ -85,16 +106,26 @@ func (a *api) do(t *testing.T, method, path, token, body string, header ...strin
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		req.Header.Add(header[i], header[i+1])
 	}
 	resp, err := a.srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	return answerOf(t, resp)
+}
+
+// answerOf reads resp whole into an answer, whose header has Connection:
+// close when resp closes its connection.
+func answerOf(t *testing.T, resp *http.Response) answer {
+	t.Helper()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if resp.Close {
+		resp.Header.Set("Connection", "close")
 	}
 	return answer{status: resp.StatusCode, header: resp.Header, body: data}
 }

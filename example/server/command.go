@@ -162,6 +162,10 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	closeNotifier := hooks.Close
+	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store, Notifier: hooks})
+	if err != nil {
+		return err
+	}
 	h, err := issuefields.New(issuefields.Config{
 		Store:        d.store,
 		Verifier:     tokens,
@@ -170,16 +174,12 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		Logger:       logger,
 		Notifier:     notifier,
 		WriteLimiter: limiter,
+		Routes:       hookRoutes,
 	})
 	if err != nil {
 		return err
 	}
-	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store, Verifier: tokens, Notifier: hooks,
-		Vendor: opts.vendor, Logger: logger})
-	if err != nil {
-		return err
-	}
-	api := withCORS(withHookRoutes(h, hookRoutes), opts.vendor)
+	api := withCORS(h, opts.vendor)
 	// closing ends the page's event streams when the graceful stop begins.
 	closing := make(chan struct{})
 	var tools http.Handler

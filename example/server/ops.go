@@ -114,35 +114,3 @@ func requestOrigin(r *http.Request) string {
 	}
 	return "http://" + r.Host
 }
-
-// withHookRoutes returns api with the webhook routes of hooks beside it: a
-// path under /orgs/{org}/hooks or /repos/{owner}/{repo}/hooks goes to hooks,
-// every other one to api.
-func withHookRoutes(api, hooks http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isHookPath(r.URL.Path) {
-			hooks.ServeHTTP(w, r)
-			return
-		}
-		api.ServeHTTP(w, r)
-	})
-}
-
-// isHookPath reports whether path is one of the webhook routes' paths, or
-// below one.
-func isHookPath(path string) bool {
-	// The first four segments are enough, and reading them so allocates
-	// nothing, unlike strings.Split, on every request.
-	var segments [4]string
-	n, rest := 0, strings.TrimPrefix(path, "/")
-	for more := true; more && n < len(segments); n++ {
-		segments[n], rest, more = strings.Cut(rest, "/")
-	}
-	switch {
-	case n >= 3 && segments[0] == "orgs" && segments[1] != "":
-		return segments[2] == "hooks"
-	case n >= 4 && segments[0] == "repos" && segments[1] != "" && segments[2] != "":
-		return segments[3] == "hooks"
-	}
-	return false
-}

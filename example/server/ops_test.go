@@ -204,27 +204,3 @@ func debugURL(s *running) (string, error) {
 	}
 	return "", errNoDebugLine
 }
-
-// TestIsHookPath checks which paths go to the webhook routes: the hooks of
-// an organization or a repository and everything below them, and no other.
-func TestIsHookPath(t *testing.T) {
-	for path, want := range map[string]bool{
-		"/orgs/octo-org/hooks":                                    true,
-		"/orgs/octo-org/hooks/7/deliveries/3":                     true,
-		"/repos/octo-org/hello-world/hooks":                       true,
-		"/repos/octo-org/hello-world/hooks/7/pings":               true,
-		"/orgs//hooks":                                            false,
-		"/repos/octo-org//hooks":                                  false,
-		"/orgs/octo-org/hooksx":                                   false,
-		"/orgs/octo-org/issue-fields":                             false,
-		"/repos/octo-org/hello-world/issues/1/issue-field-values": false,
-		"/repos/octo-org/hello-world":                             false,
-		"/orgs/octo-org":                                          false,
-		"/":                                                       false,
-		"":                                                        false,
-	} {
-		if got := isHookPath(path); got != want {
-			t.Errorf("isHookPath(%q) = %v, want %v", path, got, want)
-		}
-	}
-}
