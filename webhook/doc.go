@@ -85,8 +85,8 @@
 // repository_hooks, or the scopes read:repo_hook (the GETs), write:repo_hook
 // or admin:repo_hook. A caller that cannot see the owner gets 404, one that
 // sees it without the permission 403 naming it; an anonymous one 401 (404
-// for a private repository). Every answer carries
-// X-Accepted-<Vendor>-Permissions.
+// for a private repository), whether the organization exists or not. Every
+// answer carries X-Accepted-<Vendor>-Permissions.
 //
 // # The bodies
 //

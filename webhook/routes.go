@@ -153,20 +153,24 @@ func permission(org, write bool) string {
 }
 
 // findScope finds the organization or the repository of c's path, and the
-// scope of its hooks, and authorizes c's caller on it. One that does not
+// scope of its hooks, and authorizes c's caller on it: an organization's
+// before the store is asked about it, so that a caller refused learns
+// nothing of which organizations exist; a repository's once it is found,
+// since who may see it depends on whether it is private. One that does not
 // exist is 404.
 func (rt *routes) findScope(c *hookCall) error {
 	r := c.Request()
 	if c.org {
 		org := r.PathValue("org")
+		c.scope, c.owner = Scope{Organization: org}, org
+		if err := rt.authorize(c); err != nil {
+			return err
+		}
 		if rt.fields == nil {
 			return issuefields.ErrNotFound
 		}
-		if _, err := rt.fields.OrganizationFields(c.ctx(), org); err != nil {
-			return err
-		}
-		c.scope, c.owner = Scope{Organization: org}, org
-		return rt.authorize(c)
+		_, err := rt.fields.OrganizationFields(c.ctx(), org)
+		return err
 	}
 	snap, err := rt.store.Snapshot(c.ctx(), r.PathValue("owner"), r.PathValue("repo"), 1)
 	if err != nil {

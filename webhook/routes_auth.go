@@ -13,7 +13,8 @@ import (
 // repository permission repository_hooks, or the scopes read:repo_hook (the
 // GETs), write:repo_hook or admin:repo_hook. A token that cannot see the
 // owner gets 404, as an owner that does not exist; one that sees it without
-// the permission, 403 that names it.
+// the permission, 403 that names it; an anonymous caller 401, or 404 for a
+// private repository.
 func (rt *routes) authorize(c *hookCall) error {
 	p := c.Principal()
 	if p == nil {

@@ -7,8 +7,9 @@ import (
 )
 
 // TestRoutesAuthorization checks who may use the routes: 404 for a caller
-// that cannot see the owner, 401 for an anonymous one that can, 403 naming
-// the permission or scope for one that sees the owner without it; and the
+// that cannot see the owner, 401 for an anonymous one (but for a private
+// repository), whether the organization exists or not, 403 naming the
+// permission or scope for one that sees the owner without it; and the
 // X-Accepted-Service-Permissions header on every answer.
 func TestRoutesAuthorization(t *testing.T) {
 	a := newAPI(t)
@@ -21,6 +22,8 @@ func TestRoutesAuthorization(t *testing.T) {
 		wantMessage               string // in the message of an error
 	}{
 		{"anonymous, an organization", "", "GET", orgHooks, 401, "Requires authentication"},
+		{"anonymous, an unknown organization", "", "GET", "/orgs/nobody/hooks", 401, "Requires authentication"},
+		{"anonymous, a user, not an organization", "", "POST", "/orgs/octocat/hooks", 401, "Requires authentication"},
 		{"anonymous, a public repository", "", "GET", repoHooks, 401, "Requires authentication"},
 		{"anonymous, a private repository", "", "GET", privateHooks, 404, "Not Found"},
 		{"an unknown token", "nope", "GET", orgHooks, 401, "Bad credentials"},
