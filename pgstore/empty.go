@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -37,8 +39,12 @@ const dataTables = `accounts, fields, field_options, repositories, repository_na
 //
 // Empty runs in one transaction, which locks every table first, so it waits
 // for the operations in progress on them and the operations that follow
-// wait for it; one that ends in a deadlock with it is retried, within the
-// store's timeout. Then s forgets what it keeps in memory, and every
+// wait for it. It waits at most lockWait for the locks: an operation that
+// holds one of the tables and waits for another that Empty has locked would
+// otherwise deadlock with it, and one of the two would fail only once the
+// database's deadlock_timeout (a second) has passed. Then it gives them up,
+// so that such an operation goes on, and tries again, within the store's
+// timeout. Then s forgets what it keeps in memory, and every
 // [WriteLimiter] of s forgets its leases, at once; the other Stores on the
 // database do so when they learn of the reset: at their next write or
 // [Store.Epoch], and their WriteLimiters within a second (their sweep reads
@@ -50,11 +56,18 @@ func (s *Store) Empty(ctx context.Context) error {
 	return s.emptyAnd(ctx, nil)
 }
 
-// emptyAnd empties the tables in one transaction, retried when emptying
-// ends in a deadlock while ctx lasts, and then, unless then is nil, calls
-// then with the transaction, which it commits only if then returns nil; an
-// error of then is returned as it is. Once it has committed, s learns of the
-// reset (saw).
+// lockWait bounds each wait for the locks of the tables that emptying takes,
+// and lockRetryWait is the pause before it tries again.
+const (
+	lockWait      = 100 * time.Millisecond
+	lockRetryWait = 10 * time.Millisecond
+)
+
+// emptyAnd empties the tables in one transaction, tried again while ctx
+// lasts when it does not get the locks within lockWait, and then, unless
+// then is nil, calls then with the transaction, which it commits only if
+// then returns nil; an error of then is returned as it is. Once it has
+// committed, s learns of the reset (saw).
 func (s *Store) emptyAnd(ctx context.Context, then func(tx pgx.Tx) error) error {
 	for {
 		var resets int64
@@ -69,7 +82,8 @@ func (s *Store) emptyAnd(ctx context.Context, then func(tx pgx.Tx) error) error 
 		switch {
 		case thenErr != nil:
 			return thenErr
-		case deadlocked(err) && ctx.Err() == nil:
+		case notLocked(err) && ctx.Err() == nil:
+			time.Sleep(lockRetryWait)
 			continue
 		case err != nil:
 			return wrap("empty the store", err)
@@ -83,7 +97,9 @@ func (s *Store) emptyAnd(ctx context.Context, then func(tx pgx.Tx) error) error 
 // been emptied, this time included.
 func empty(ctx context.Context, tx pgx.Tx) (resets int64, err error) {
 	batch := &pgx.Batch{}
+	batch.Queue(`SET LOCAL lock_timeout = ` + strconv.FormatInt(lockWait.Milliseconds(), 10))
 	batch.Queue(`LOCK TABLE ` + dataTables + ` IN ACCESS EXCLUSIVE MODE`)
+	batch.Queue(`SET LOCAL lock_timeout TO DEFAULT`)
 	// The issues are locked, so no write moves a version past the
 	// one read here before the rows go.
 	batch.Queue(`SELECT setval('issue_versions', greatest(last_value, (SELECT coalesce(max(version), 0) FROM issues)))
@@ -95,9 +111,9 @@ func empty(ctx context.Context, tx pgx.Tx) (resets int64, err error) {
 	return resets, tx.SendBatch(ctx, batch).Close()
 }
 
-// deadlocked reports whether err is PostgreSQL's deadlock_detected: the
-// transaction was rolled back to break a cycle of lock waits.
-func deadlocked(err error) bool {
+// notLocked reports whether err is PostgreSQL's lock_not_available, past the
+// lock_timeout, or deadlock_detected: the transaction did not get its locks.
+func notLocked(err error) bool {
 	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "40P01"
+	return errors.As(err, &pgErr) && (pgErr.Code == "55P03" || pgErr.Code == "40P01")
 }

@@ -52,7 +52,10 @@ func (s *Store) Hooks(ctx context.Context, scope webhook.Scope) ([]webhook.Hook,
 // which the transaction holds to its end, and the second, which sees every
 // hook committed before the lock was granted, inserts the hook only if the
 // scope has fewer than max. So creations in one scope apply one at a time,
-// whichever Store on the database makes them.
+// whichever Store on the database makes them. A Store of a load takes no
+// such lock: a reload has locked the hooks table, and a creation that holds
+// the scope's lock and waits for the table would deadlock with it, while a
+// first load comes before any server serves the store.
 func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
 	key, err := scopeKey(hook.Scope)
 	if err != nil {
@@ -63,7 +66,9 @@ func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (web
 	what := "create a hook of " + describeScope(hook.Scope)
 	c := hook.Config
 	batch := &pgx.Batch{}
-	batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, hookLockClass, lockName(key))
+	if s.load == nil {
+		batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, hookLockClass, lockName(key))
+	}
 	batch.Queue(`INSERT INTO hooks (organization, organization_key, repository_id, active, events,
 			url, content_type, secret, insecure_ssl, created_at, updated_at)
 		SELECT $1, $2, $3, $4, coalesce($5, '{}'::text[]), $6, $7, $8, $9, $10, $11

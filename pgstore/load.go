@@ -74,10 +74,8 @@ func (s *Store) LoadIfEmpty(ctx context.Context, load func(ctx context.Context, 
 // the transaction, which locks every table of the data first. If load fails,
 // or the process dies part-way, the store is left as it was.
 //
-// The wait for the locks is bounded by the store's timeout (the lock_timeout
-// of the connections of [Open]); one that ends in a deadlock is retried
-// while ctx lasts, calling load again. load is bounded by ctx and, statement
-// by statement, by the store's timeout. The Store that load gets serves the
+// It takes the locks as Empty does, trying again while ctx lasts; load is
+// bounded by ctx and, statement by statement, by the store's timeout. The Store that load gets serves the
 // load only: use it from load's goroutine, and not after load returns. Once
 // the transaction has committed, s forgets what it keeps in memory and its
 // WriteLimiters their leases, as after Empty.

@@ -163,11 +163,11 @@ func (n *Notifier) post(o *outgoing) Delivery {
 }
 
 // record stores d, a delivery queued at at, bounded in time; a failure is
-// logged, and changes nothing else.
+// logged, unless a reset cut the record short, and changes nothing else.
 func (n *Notifier) record(at stamp, d Delivery) {
 	ctx, cancel := n.recordContext(at)
 	defer cancel()
-	if _, err := n.store.AddDelivery(ctx, d); err != nil {
+	if _, err := n.store.AddDelivery(ctx, d); err != nil && (at.live() || n.ctx.Err() != nil) {
 		n.log.Error("webhook: cannot record a delivery", "hook_id", d.HookID, "delivery", d.GUID, "err", err)
 	}
 }
