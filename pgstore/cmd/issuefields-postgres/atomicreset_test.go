@@ -143,36 +143,47 @@ func TestResetIsOneStepAcrossServers(t *testing.T) {
 	}
 }
 
-// awaitLoadLock returns once a server holds the load lock of the database
-// at dsn, as a reset does while it empties and loads the database, or once
-// done is closed.
-func awaitLoadLock(t *testing.T, dsn string, done <-chan struct{}) {
+// awaitDatabase asks the database at dsn the question query, whose answer
+// is true or false, until it answers true or done is closed; a nil done is
+// never closed. Each wait for an answer is bounded.
+func awaitDatabase(t *testing.T, dsn string, done <-chan struct{}, query string, args ...any) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	ctx, conn := openConn(t, dsn)
 	for {
-		var held bool
-		err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted)`,
-			uint32(loadLockClass)).Scan(&held)
-		if err != nil {
-			t.Fatal(err)
+		var yes bool
+		if err := conn.QueryRow(ctx, query, args...).Scan(&yes); err != nil {
+			t.Fatalf("%s: %v", query, err)
 		}
 		select {
 		case <-done:
 			return
 		default:
 		}
-		if held {
+		if yes {
 			return
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// openConn opens a connection of its own to the database at dsn, which t's
+// end closes, and returns it with the context of its use, which ends a
+// minute later.
+func openConn(t *testing.T, dsn string) (context.Context, *pgx.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return ctx, conn
+}
+
+// loadLockHeld asks whether a server holds the load lock, as a reset does
+// while it empties and loads the database.
+const loadLockHeld = `SELECT EXISTS (SELECT FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted)`
 
 // TestAWriteRacingAResetThroughAnotherServer writes a value through one
 // server while another one that shares the database resets, many times,
@@ -198,7 +209,7 @@ func TestAWriteRacingAResetThroughAnotherServer(t *testing.T) {
 				t.Errorf("POST /_issuefields/reset = %d %s, want 204", status, body)
 			}
 		}()
-		awaitLoadLock(t, dsn, reset)
+		awaitDatabase(t, dsn, reset, loadLockHeld, uint32(loadLockClass))
 		status, written := do(t, http.MethodPost, issue, "many-token", `{"issue_field_values": [{"field_id": 1, "value": "`+racing+`"}]}`)
 		<-reset
 		_, after := do(t, http.MethodGet, issue, "many-token", "")

@@ -2,16 +2,12 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // asCommand is the environment variable that makes the test binary run as
@@ -54,33 +50,17 @@ func TestAFirstLoadKilledHalfWay(t *testing.T) {
 	}
 	go io.Copy(io.Discard, logs)
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	// The load has begun adding issues once some are committed, or once
 	// another connection has written to the table in a transaction not yet
 	// committed.
-	for {
-		var loading bool
-		err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT FROM issues) OR EXISTS (SELECT FROM pg_locks
-			WHERE relation = 'issues'::regclass AND mode = 'RowExclusiveLock' AND pid <> pg_backend_pid())`).Scan(&loading)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if loading {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	awaitDatabase(t, dsn, nil, `SELECT EXISTS (SELECT FROM issues) OR EXISTS (SELECT FROM pg_locks
+		WHERE relation = 'issues'::regclass AND mode = 'RowExclusiveLock' AND pid <> pg_backend_pid())`)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
 
+	ctx, conn := openConn(t, dsn)
 	var accounts, repositories, loaded int
 	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM accounts), (SELECT count(*) FROM repositories), (SELECT count(*) FROM issues)`).
 		Scan(&accounts, &repositories, &loaded)
