@@ -233,7 +233,8 @@ func New(opts Options) (*Notifier, error) {
 		abandon:   abandon,
 		done:      make(chan struct{}),
 	}
-	n.eras.begin(0)
+	epoch, _ := n.epochNow()
+	n.eras.begin(epoch)
 	n.drops = floodLog{log: opts.Logger, message: "webhook: dropped events"}
 	n.resetDrops = floodLog{log: opts.Logger, message: "webhook: dropped events"}
 	n.failures = floodLog{log: opts.Logger, message: "webhook: deliveries failed"}
@@ -365,13 +366,23 @@ func (n *Notifier) Redeliver(hook Hook, d Delivery) error {
 // holds it now: in the Store's epoch as it reads it (Options.Epochs), which
 // no write carries to a ping or a redelivery.
 func (n *Notifier) stampNow() stamp {
+	return n.eras.stamp(n.epochNow())
+}
+
+// epochNow returns the Store's epoch as Options.Epochs reads it now, and
+// false when there is no Epochs, or it cannot tell, which it logs.
+func (n *Notifier) epochNow() (int64, bool) {
 	if n.epochs == nil {
-		return n.eras.stamp(0, false)
+		return 0, false
 	}
 	ctx, cancel := context.WithTimeout(n.ctx, storeTimeout)
 	defer cancel()
 	epoch, err := n.epochs.Epoch(ctx)
-	return n.eras.stamp(epoch, err == nil)
+	if err != nil {
+		n.log.Warn("webhook: cannot read the store's epoch", "err", err)
+		return 0, false
+	}
+	return epoch, true
 }
 
 // enqueue puts j, queued at at, on the queue, or drops it when the queue is

@@ -221,3 +221,23 @@ func TestAnotherServersReset(t *testing.T) {
 		t.Errorf("Stats() = %+v, want %+v", got, want)
 	}
 }
+
+// TestEpochsAtTheStart checks that a Notifier made on a Store that has been
+// reset before delivers the events of writes made since, marked or not.
+func TestEpochsAtTheStart(t *testing.T) {
+	w := newWorld(t)
+	rc := newReceiver(t, nil)
+	h := w.addHook(t, orgScope("octo-org"), rc.URL)
+	e := new(epochs)
+	e.epoch.Store(7)
+	n := newNotifier(t, webhook.Options{Store: w.store, Epochs: e})
+	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("without a mark")))
+	notifyIn(t, n, 7, newEvent(w.helloWorld, 1, octocat, setNotes("with a mark")))
+	closeNotifier(t, n)
+	if got, want := n.Stats(), (webhook.Stats{Delivered: 2}); got != want {
+		t.Errorf("Stats() = %+v, want %+v", got, want)
+	}
+	if ds := deliveriesOf(t, w, h.ID); len(ds) != 2 {
+		t.Errorf("recorded %s, want both deliveries", brief(ds...))
+	}
+}
