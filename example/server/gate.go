@@ -20,6 +20,12 @@ const resetWait = 10 * time.Second
 // waiting for those inside to leave, while those that come wait outside
 // until it opens again. So a request is served wholly on the state before a
 // reset or wholly on the state after it. The zero value is open.
+//
+// A gate, rather than a fresh store built aside and swapped in: a request
+// calls the store several times and then gives its event to the Notifier,
+// which a swap between them would split across two states, and a store that
+// several servers share cannot be swapped; passing the open gate costs a
+// request a lock and an unlock of a mutex (BenchmarkGate).
 type gate struct {
 	mu sync.Mutex
 	// inside counts the requests passing the gate.

@@ -24,7 +24,9 @@ import (
 // the gate. A request is served wholly before a reset or wholly after it, and
 // resets take turns. An error that wraps standin.ErrNoReset refuses the
 // reset, having changed nothing; it is answered 501 with the error's
-// message.
+// message. What else a reset restores joins the same step: what the store
+// keeps, in what fill loads (one transaction for a shared store), and what
+// the process keeps, beside the tokens and the write limits.
 type resetter struct {
 	mu sync.Mutex
 	// replace empties the store and calls fill with the store to load the
