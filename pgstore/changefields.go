@@ -34,7 +34,7 @@ func (s *Store) ChangeFields(ctx context.Context, org string, change func(curren
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	what := fmt.Sprintf("change the fields of organization %q", org)
-	tx, err := s.pool.Begin(ctx)
+	tx, err := s.db.Begin(ctx)
 	if err != nil {
 		return nil, wrap(what, err)
 	}

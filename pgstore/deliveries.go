@@ -66,7 +66,7 @@ func (s *Store) AddDelivery(ctx context.Context, d webhook.Delivery) (webhook.De
 	batch.Queue(`DELETE FROM hook_deliveries WHERE hook_id = $1 AND id <= (
 			SELECT id FROM hook_deliveries WHERE hook_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
 		d.HookID, webhook.KeptDeliveries)
-	if err := s.pool.SendBatch(ctx, batch).Close(); err != nil {
+	if err := s.db.SendBatch(ctx, batch).Close(); err != nil {
 		return webhook.Delivery{}, wrap(what, err)
 	}
 	if !recorded {
@@ -88,7 +88,7 @@ func (s *Store) Deliveries(ctx context.Context, hookID int64, q webhook.Delivery
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	what := fmt.Sprintf("read the deliveries of hook %d", hookID)
-	rows, err := s.pool.Query(ctx, `SELECT `+listedColumns+` FROM hook_deliveries
+	rows, err := s.db.Query(ctx, `SELECT `+listedColumns+` FROM hook_deliveries
 		WHERE hook_id = $1 AND ($2::bigint = 0 OR id < $2::bigint)
 			AND ($3::text = '' OR ($3::text = 'success') = (status_code BETWEEN 200 AND 399))
 		ORDER BY id DESC LIMIT $4`, hookID, q.Before, q.Status, q.Limit)
@@ -107,7 +107,7 @@ func (s *Store) Deliveries(ctx context.Context, hookID int64, q webhook.Delivery
 		return ds, nil
 	}
 	var exists bool
-	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM hooks WHERE id = $1)`, hookID).Scan(&exists); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT FROM hooks WHERE id = $1)`, hookID).Scan(&exists); err != nil {
 		return nil, wrap(what, err)
 	}
 	if !exists {
@@ -121,7 +121,7 @@ func (s *Store) Delivery(ctx context.Context, hookID, id int64) (webhook.Deliver
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var r deliveryRow
-	err := s.pool.QueryRow(ctx, `SELECT `+listedColumns+`,
+	err := s.db.QueryRow(ctx, `SELECT `+listedColumns+`,
 			request_headers, request_body, request_truncated, response_headers, response_body, response_truncated
 		FROM hook_deliveries WHERE hook_id = $1 AND id = $2`, hookID, id).
 		Scan(append(r.listed(), r.messages()...)...)

@@ -59,7 +59,10 @@
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // with the same rules and error messages, for the program that loads
 // organizations, repositories and issues into the database. [Store.IsEmpty]
-// tells a server that starts on a new database that it may load initial data.
+// tells a server that starts on a new database that it may load initial data,
+// and [Store.LoadIfEmpty] checks and loads in one transaction, all or
+// nothing: a load that fails, or a process killed while it loads, leaves the
+// database empty.
 //
 // # Schema
 //
@@ -94,7 +97,7 @@
 //	                  ([WriteLimiter]): per principal that wrote lately, the
 //	                  writes left of each limit, as of when, and when the
 //	                  budget is full again and the row may go
-//	resets            how many times [Store.Empty] emptied the store
+//	resets            how many times [Store.Empty] or [Store.Reload] emptied the store
 //
 // Owners and names are matched by keys that the store lower-cases in Go, as
 // memstore does, so matching does not depend on the database's collation.
@@ -181,10 +184,15 @@
 //
 // [Store.Empty] empties every table but the schema's for every server on the
 // database, so that a test suite can load the same data again (the example
-// server's reset). It keeps the counters that a server could take old data
-// for new by: an ETag from before it never matches after it, and no server
-// serves what it kept in memory from before it, but hooks, which a server
-// may use up to a second after another one changed them.
+// server's reset); [Store.Reload] empties and loads again in one
+// transaction, so that no server sees a part of the data. They keep the
+// counters that a server could take old data for new by: an ETag from before
+// them never matches after them, and no server serves what it kept in memory
+// from before them. [Store.Epoch] counts them; every write returns the count
+// it was made under, and records it for the webhook.Notifier
+// (webhook.MarkEpoch), so that a Notifier given the Store as
+// webhook.Options.Epochs delivers nothing of the data before a reset through
+// any server.
 //
 // # Failures
 //

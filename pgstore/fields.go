@@ -23,7 +23,7 @@ const fieldColumns = `f.id, f.name, f.data_type, f.description, f.visibility, f.
 func (s *Store) OrganizationFields(ctx context.Context, org string) ([]issuefields.Field, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	return organizationFields(ctx, s.pool, org)
+	return organizationFields(ctx, s.db, org)
 }
 
 // organizationFields reads the fields of the organization org through q. It

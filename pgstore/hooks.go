@@ -37,7 +37,7 @@ func (s *Store) Hooks(ctx context.Context, scope webhook.Scope) ([]webhook.Hook,
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT `+hookColumns+` FROM hooks
+	rows, err := s.db.Query(ctx, `SELECT `+hookColumns+` FROM hooks
 		WHERE organization_key = $1 AND repository_id = $2 ORDER BY id`, key.Organization, key.RepositoryID)
 	return collectHooks(rows, err, "read the hooks of "+describeScope(scope))
 }
@@ -52,7 +52,10 @@ func (s *Store) Hooks(ctx context.Context, scope webhook.Scope) ([]webhook.Hook,
 // which the transaction holds to its end, and the second, which sees every
 // hook committed before the lock was granted, inserts the hook only if the
 // scope has fewer than max. So creations in one scope apply one at a time,
-// whichever Store on the database makes them.
+// whichever Store on the database makes them. A Store of a load takes no
+// such lock: a reload has locked the hooks table, and a creation that holds
+// the scope's lock and waits for the table would deadlock with it, while a
+// first load comes before any server serves the store.
 func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
 	key, err := scopeKey(hook.Scope)
 	if err != nil {
@@ -63,7 +66,9 @@ func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (web
 	what := "create a hook of " + describeScope(hook.Scope)
 	c := hook.Config
 	batch := &pgx.Batch{}
-	batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, hookLockClass, lockName(key))
+	if s.load == nil {
+		batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, hookLockClass, lockName(key))
+	}
 	batch.Queue(`INSERT INTO hooks (organization, organization_key, repository_id, active, events,
 			url, content_type, secret, insecure_ssl, created_at, updated_at)
 		SELECT $1, $2, $3, $4, coalesce($5, '{}'::text[]), $6, $7, $8, $9, $10, $11
@@ -72,7 +77,7 @@ func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (web
 		hook.Scope.Organization, key.Organization, key.RepositoryID, hook.Active, hook.Events,
 		c.URL, c.ContentType, c.Secret, c.InsecureSSL, hook.CreatedAt, hook.UpdatedAt, max,
 	).QueryRow(func(row pgx.Row) error { return row.Scan(&hook.ID) })
-	err = s.pool.SendBatch(ctx, batch).Close()
+	err = s.db.SendBatch(ctx, batch).Close()
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return webhook.Hook{}, fmt.Errorf("pgstore: hooks of %s: %w", describeScope(hook.Scope), webhook.ErrTooManyHooks)
@@ -97,7 +102,7 @@ func (s *Store) UpdateHook(ctx context.Context, scope webhook.Scope, id int64, c
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	what := fmt.Sprintf("update hook %d of %s", id, describeScope(scope))
-	tx, err := s.pool.Begin(ctx)
+	tx, err := s.db.Begin(ctx)
 	if err != nil {
 		return webhook.Hook{}, wrap(what, err)
 	}
@@ -141,7 +146,7 @@ func (s *Store) DeleteHook(ctx context.Context, scope webhook.Scope, id int64) e
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	tag, err := s.pool.Exec(ctx, `DELETE FROM hooks WHERE id = $1 AND organization_key = $2 AND repository_id = $3`,
+	tag, err := s.db.Exec(ctx, `DELETE FROM hooks WHERE id = $1 AND organization_key = $2 AND repository_id = $3`,
 		id, key.Organization, key.RepositoryID)
 	switch {
 	case err != nil:
@@ -173,7 +178,7 @@ func (s *Store) HooksFor(ctx context.Context, repo issuefields.Repository) ([]we
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT `+hookColumns+` FROM hooks
+	rows, err := s.db.Query(ctx, `SELECT `+hookColumns+` FROM hooks
 		WHERE (organization_key, repository_id) IN (('', $1), ($2, 0)) ORDER BY id`, repo.ID, org)
 	hooks, err = collectHooks(rows, err, fmt.Sprintf("read the hooks of repository %d", repo.ID))
 	if err == nil {

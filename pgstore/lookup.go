@@ -34,7 +34,7 @@ func (s *Store) issue(ctx context.Context, key issuefields.IssueKey) (issuefield
 	var is issuefields.Issue
 	var deleted bool
 	r := &is.Repository
-	err := s.pool.QueryRow(ctx, query, key.RepositoryID, key.Number).
+	err := s.db.QueryRow(ctx, query, key.RepositoryID, key.Number).
 		Scan(&is.Number, &deleted, &r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):

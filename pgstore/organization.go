@@ -46,7 +46,7 @@ func (s *Store) AddOrganization(login string) error {
 func (s *Store) Organizations(ctx context.Context) ([]string, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT login FROM accounts WHERE organization ORDER BY id`)
+	rows, err := s.db.Query(ctx, `SELECT login FROM accounts WHERE organization ORDER BY id`)
 	if err != nil {
 		return nil, wrap("list the organizations", err)
 	}

@@ -13,10 +13,15 @@ import (
 // at a time, across every Store on the database, so each sees the effects of
 // those before it; the handler's reads do not wait for it, and its writes do
 // not take it. f wraps the errors it returns; what describes the seed call
-// for the errors of the transaction itself.
+// for the errors of the transaction itself. A Store of a load runs f in the
+// load's transaction, which has locked the table already, with the load's
+// context; an error then ends the whole load.
 func (s *Store) seed(what string, f func(ctx context.Context, tx pgx.Tx) error) error {
+	if s.load != nil {
+		return f(s.load.ctx, s.load.tx)
+	}
 	ctx := context.Background()
-	tx, err := s.pool.Begin(ctx)
+	tx, err := s.db.Begin(ctx)
 	if err != nil {
 		return wrap(what, err)
 	}

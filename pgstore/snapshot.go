@@ -56,7 +56,7 @@ func (s *Store) read(ctx context.Context, owner, name string, number int64) (kep
 	var version *int64
 	var data []byte
 	var state *string
-	err := s.pool.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
+	err := s.db.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
 		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &k.ownerID, &k.snapshotVersion,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
@@ -84,7 +84,7 @@ func (s *Store) read(ctx context.Context, owner, name string, number int64) (kep
 	}
 	k.version = *version
 	snap.Version = formatVersion(*version)
-	if snap.Fields, err = s.fields.of(ctx, s.pool, k.ownerID, k.snapshotVersion); err != nil {
+	if snap.Fields, err = s.fields.of(ctx, s.db, k.ownerID, k.snapshotVersion); err != nil {
 		return k, err
 	}
 	s.kept.put(placeOf(owner, name, number), k)

@@ -3,9 +3,12 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -16,9 +19,18 @@ import (
 // several, may share one database. The zero value is not usable; call [Open]
 // or [New].
 type Store struct {
-	pool     *pgxpool.Pool
+	pool *pgxpool.Pool
+	// db is what the Store's statements go through: the pool, or the
+	// transaction of a load (see loading).
+	db       db
 	ownsPool bool
 	timeout  time.Duration
+	// load is the load that a Store of a load's transaction serves, and
+	// nil for a Store over the pool.
+	load *loading
+	// resets is the count of resets that the Store has seen, which
+	// Epoch reads and Empty, Reload and every write learn.
+	resets   atomic.Int64
 	turns    turns
 	fields   fieldsCache
 	recent   recentValues
@@ -53,7 +65,16 @@ func New(pool *pgxpool.Pool, opts ...Option) *Store {
 
 // newStore returns a Store over pool with set.
 func newStore(pool *pgxpool.Pool, set settings) *Store {
-	return &Store{pool: pool, timeout: set.timeout}
+	return &Store{pool: pool, db: pool, timeout: set.timeout}
+}
+
+// db is what a Store's statements go through: a pool, or a transaction.
+type db interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // Pool returns the pool that the Store works through.
@@ -79,7 +100,7 @@ func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var empty bool
-	err := s.pool.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM accounts)`).Scan(&empty)
+	err := s.db.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM accounts)`).Scan(&empty)
 	if err != nil {
 		return false, wrap("check whether the store is empty", err)
 	}

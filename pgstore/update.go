@@ -2,10 +2,13 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/internal/clone"
+	"github.com/issuefields/issuefields/webhook"
+	"github.com/jackc/pgx/v5"
 )
 
 // UpdateValues calls change with a Snapshot of issue number of owner/name
@@ -109,16 +112,20 @@ func notHere(snap *issuefields.Snapshot, number int64) error {
 // next version, if the issue is live there at version $4 and the owner $5 of
 // the repository is at snapshot version $6: everything a Snapshot shows,
 // since every change to the owner's login, kind, fields, repositories and
-// their names gives the owner a new snapshot version (schema step 10).
+// their names gives the owner a new snapshot version (schema step 10). It
+// returns the count of resets, which the same snapshot of the database
+// shows: the epoch that the write was made in.
 const swapQuery = `
 	UPDATE issues SET field_values = $3, version = version + 1
 	WHERE repository_id = $1 AND number = $2 AND state = 'live' AND version = $4
-		AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)`
+		AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)
+	RETURNING (SELECT count FROM resets)`
 
 // swap stores values as the values of the issue of k, a Snapshot of the
 // place at, if the database still holds what k shows, in one statement. It
 // reports whether it stored them, and returns the new version when it did,
-// keeping the Snapshot it made. The caller has the place's turn.
+// keeping the Snapshot it made, and recording in ctx's mark the epoch of the
+// write (webhook.MarkEpoch). The caller has the place's turn.
 func (s *Store) swap(ctx context.Context, at place, k *kept, values []issuefields.Value) (issuefields.Version, bool, error) {
 	r := &k.snap.Repository
 	what := "write the values of " + describe(k.snap.Issue.Key())
@@ -126,14 +133,17 @@ func (s *Store) swap(ctx context.Context, at place, k *kept, values []issuefield
 	if err != nil {
 		return "", false, fmt.Errorf("pgstore: %s: %w", what, err)
 	}
-	tag, err := s.pool.Exec(ctx, swapQuery, r.ID, at.number, data, k.version, k.ownerID, k.snapshotVersion)
+	var resets int64
+	err = s.db.QueryRow(ctx, swapQuery, r.ID, at.number, data, k.version, k.ownerID, k.snapshotVersion).Scan(&resets)
 	switch {
-	case err != nil:
-		return "", false, wrap(what, err)
-	case tag.RowsAffected() == 0:
+	case errors.Is(err, pgx.ErrNoRows):
 		s.kept.forget(at)
 		return "", false, nil
+	case err != nil:
+		return "", false, wrap(what, err)
 	}
+	s.saw(resets)
+	webhook.MarkEpoch(ctx, resets)
 	// The row had version k.version, so it has the next one now.
 	next := *k
 	next.version++

@@ -34,6 +34,13 @@
 // (Options.Workers, 4) find the hooks that want it and deliver. A slow,
 // failing or hanging receiver therefore never slows a write.
 //
+// A host that replaces its store's data, as a test suite's reset does, calls
+// Reset, which drops what is queued and cancels what is under way, so that
+// nothing of the old data reaches the hooks of the new. For a store that
+// several servers share, Options.Epochs tells each Notifier of a reset
+// through any of them, and WithEpochMark gives each write's event the epoch
+// its write was made in.
+//
 // # Managing hooks: the routes
 //
 // NewRoutes returns GitHub's webhook routes for organizations and

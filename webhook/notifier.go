@@ -104,13 +104,24 @@ type Options struct {
 	// count of failed deliveries and one with the count of dropped events,
 	// and a debug line per delivery. The zero value means slog.Default().
 	Logger *slog.Logger
+
+	// Epochs, if not nil, tells the epoch of Store's data, for a Store that
+	// several servers share: before each delivery the Notifier asks it, and
+	// drops the delivery when a reset through any server has replaced the
+	// data that the event's write was made in, so that nothing of the old
+	// data reaches the hooks of the new one (see Reset and WithEpochMark).
+	// While deliveries are under way it asks once a second too, and cancels
+	// them after such a reset. nil means that only Reset, in this process,
+	// ends an epoch.
+	Epochs Epochs
 }
 
 // Stats counts what happened to the events given to Notify and the pings and
 // redeliveries queued: deliveries sent and answered 2xx (Delivered) or not
-// (Failed), and events or single deliveries dropped because the queue was
-// full (Dropped) or not sent before Close gave up (Abandoned). Once Close has
-// returned, every one that was queued is counted.
+// (Failed), events or single deliveries dropped because the queue was full
+// or a reset replaced the data they belong to, and deliveries that a reset
+// cancelled (Dropped), and those not sent before Close gave up (Abandoned).
+// Once Close has returned, every one that was queued is counted.
 type Stats struct {
 	Delivered, Failed, Dropped, Abandoned uint64
 }
@@ -134,10 +145,18 @@ type Notifier struct {
 	log       *slog.Logger
 
 	// mu guards closed and sending on queue, so that no send follows
-	// close(queue).
+	// close(queue), and no job is queued while Reset empties the queue.
 	mu     sync.RWMutex
 	closed bool
 	queue  chan *job
+
+	// eras is the era that jobs are queued in now; epochs is
+	// Options.Epochs. Each job under way holds underway's read lock, which
+	// Reset takes to wait for them, and counts itself in running.
+	eras     eras
+	epochs   Epochs
+	underway sync.RWMutex
+	running  atomic.Int64
 
 	// ctx is the context of every delivery; abandon cancels it.
 	ctx       context.Context
@@ -146,16 +165,17 @@ type Notifier struct {
 	done      chan struct{} // closed when every worker has returned
 
 	delivered, failed, dropped, abandoned atomic.Uint64
-	drops, failures                       floodLog
+	drops, resetDrops, failures           floodLog
 }
 
 var _ issuefields.Notifier = (*Notifier)(nil)
 
 // A job is one queued piece of work: the deliveries of an event to the hooks
-// that want it, or one delivery to one hook.
+// that want it, or one delivery to one hook, queued at at.
 type job struct {
 	event issuefields.Event
 	one   *outgoing
+	at    stamp
 }
 
 var vendorPattern = regexp.MustCompile(`^[A-Za-z0-9]+$`)
@@ -210,11 +230,16 @@ func New(opts Options) (*Notifier, error) {
 		userAgent: "GitHub-Hookshot/" + hookshotVersion,
 		log:       opts.Logger,
 		queue:     make(chan *job, opts.QueueSize),
+		eras:      eras{parent: ctx},
+		epochs:    opts.Epochs,
 		ctx:       ctx,
 		abandon:   abandon,
 		done:      make(chan struct{}),
 	}
+	epoch, _ := n.epochNow()
+	n.eras.begin(epoch)
 	n.drops = floodLog{log: opts.Logger, message: "webhook: dropped events"}
+	n.resetDrops = floodLog{log: opts.Logger, message: "webhook: dropped events"}
 	n.failures = floodLog{log: opts.Logger, message: "webhook: deliveries failed"}
 	var wg sync.WaitGroup
 	for range opts.Workers {
@@ -228,6 +253,9 @@ func New(opts Options) (*Notifier, error) {
 		wg.Wait()
 		close(n.done)
 	}()
+	if n.epochs != nil {
+		go n.watchEpochs()
+	}
 	return n, nil
 }
 
@@ -303,12 +331,13 @@ func insecureClient(c *http.Client) *http.Client {
 // then finds the hooks that want the event and delivers each changed field
 // to each. When the queue is full, the event is dropped: counted in Stats
 // and logged, once per interval with a count. After Close it returns
-// ErrClosed.
-func (n *Notifier) Notify(_ context.Context, e issuefields.Event) error {
+// ErrClosed. The event belongs to the epoch that the Store recorded in
+// ctx's mark (WithEpochMark), or else to the latest one the Notifier knows.
+func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
 	if len(e.Changes) == 0 {
 		return nil
 	}
-	return n.enqueue(&job{event: e})
+	return n.enqueue(&job{event: e}, n.eras.stamp(markedEpoch(ctx)))
 }
 
 // Ping queues a ping delivery to hook, whose repository is repo (nil for an
@@ -322,7 +351,7 @@ func (n *Notifier) Ping(hook Hook, repo *issuefields.Repository, sender string) 
 	if repo != nil {
 		o.repositoryID = repo.ID
 	}
-	return n.enqueue(&job{one: o})
+	return n.enqueue(&job{one: o}, n.stampNow())
 }
 
 // Redeliver queues delivery d again to hook, its hook as it is now: the same
@@ -335,15 +364,43 @@ func (n *Notifier) Redeliver(hook Hook, d Delivery) error {
 		return err
 	}
 	return n.enqueue(&job{one: &outgoing{hook: hook, guid: d.GUID, event: d.Event, action: d.Action,
-		payload: payload, redelivery: true, repositoryID: d.RepositoryID, installationID: d.InstallationID}})
+		payload: payload, redelivery: true, repositoryID: d.RepositoryID, installationID: d.InstallationID}}, n.stampNow())
 }
 
-// enqueue puts j on the queue, or drops it when the queue is full.
-func (n *Notifier) enqueue(j *job) error {
+// stampNow returns the stamp of a single delivery to a hook as the Store
+// holds it now: in the Store's epoch as it reads it (Options.Epochs), which
+// no write carries to a ping or a redelivery.
+func (n *Notifier) stampNow() stamp {
+	return n.eras.stamp(n.epochNow())
+}
+
+// epochNow returns the Store's epoch as Options.Epochs reads it now, and
+// false when there is no Epochs, or it cannot tell, which it logs.
+func (n *Notifier) epochNow() (int64, bool) {
+	if n.epochs == nil {
+		return 0, false
+	}
+	ctx, cancel := context.WithTimeout(n.ctx, storeTimeout)
+	defer cancel()
+	epoch, err := n.epochs.Epoch(ctx)
+	if err != nil {
+		n.log.Warn("webhook: cannot read the store's epoch", "err", err)
+		return 0, false
+	}
+	return epoch, true
+}
+
+// enqueue puts j, queued at at, on the queue, or drops it when the queue is
+// full.
+func (n *Notifier) enqueue(j *job, at stamp) error {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	if n.closed {
 		return ErrClosed
+	}
+	j.at = at
+	if j.one != nil {
+		j.one.at = at
 	}
 	select {
 	case n.queue <- j:
@@ -368,8 +425,7 @@ func (n *Notifier) Close(ctx context.Context) error {
 	})
 	select {
 	case <-n.done:
-		n.drops.flush()
-		n.failures.flush()
+		n.flushLogs()
 		return nil
 	case <-ctx.Done():
 	}
@@ -378,9 +434,15 @@ func (n *Notifier) Close(ctx context.Context) error {
 	if a := n.abandoned.Load(); a > 0 {
 		n.log.Warn("webhook: not sent before the server stopped", "abandoned", a)
 	}
-	n.drops.flush()
-	n.failures.flush()
+	n.flushLogs()
 	return ctx.Err()
+}
+
+// flushLogs logs what the flood logs counted and did not log yet.
+func (n *Notifier) flushLogs() {
+	n.drops.flush()
+	n.resetDrops.flush()
+	n.failures.flush()
 }
 
 // Stats returns the counts so far.
@@ -393,27 +455,44 @@ func (n *Notifier) Stats() Stats {
 func (n *Notifier) Queued() int { return len(n.queue) }
 
 // work runs queued jobs until the queue is closed and empty. Once the
-// Notifier is abandoned, it counts the jobs left without running them.
+// Notifier is abandoned, it counts the jobs left without running them; a job
+// of an era that a reset ended it drops.
 func (n *Notifier) work() {
 	for j := range n.queue {
-		switch {
-		case n.ctx.Err() != nil:
-			n.abandoned.Add(1)
-		case j.one != nil:
-			n.send(j.one)
-		default:
-			n.deliverEvent(&j.event)
-		}
+		n.run(j)
 	}
 }
 
-// deliverEvent delivers each change of e to each hook that wants the issues
-// event of e's repository. The deliveries of one change share a GUID.
-func (n *Notifier) deliverEvent(e *issuefields.Event) {
-	ctx, cancel := lazyctx.WithTimeout(n.ctx, storeTimeout)
+// run runs j, holding underway's read lock, so that Reset waits for it.
+func (n *Notifier) run(j *job) {
+	n.underway.RLock()
+	defer n.underway.RUnlock()
+	n.running.Add(1)
+	defer n.running.Add(-1)
+	switch {
+	case n.ctx.Err() != nil:
+		n.abandoned.Add(1)
+	case !n.eras.current(j.at):
+		n.droppedAtReset()
+	case j.one != nil:
+		n.send(j.one)
+	default:
+		n.deliverEvent(&j.event, j.at)
+	}
+}
+
+// deliverEvent delivers each change of e, queued at at, to each hook that
+// wants the issues event of e's repository. The deliveries of one change
+// share a GUID.
+func (n *Notifier) deliverEvent(e *issuefields.Event, at stamp) {
+	ctx, cancel := lazyctx.WithTimeout(at.era.ctx, storeTimeout)
 	hooks, err := n.store.HooksFor(ctx, e.Issue.Repository)
 	cancel()
-	if err != nil {
+	switch {
+	case !at.live() && n.ctx.Err() == nil:
+		n.droppedAtReset()
+		return
+	case err != nil:
 		n.failed.Add(1)
 		n.log.Error("webhook: cannot read the hooks of the event's repository", "event_id", e.ID,
 			"repository", e.Issue.Repository.Owner+"/"+e.Issue.Repository.Name, "err", err)
@@ -438,7 +517,7 @@ func (n *Notifier) deliverEvent(e *issuefields.Event) {
 		guid := newGUID()
 		for _, h := range hooks {
 			n.send(&outgoing{hook: h, guid: guid, event: EventName, action: body.Action, payload: payload,
-				repositoryID: e.Issue.Repository.ID, installationID: installation})
+				repositoryID: e.Issue.Repository.ID, installationID: installation, at: at})
 		}
 	}
 }

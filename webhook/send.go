@@ -30,6 +30,10 @@ type outgoing struct {
 	redelivery bool
 
 	repositoryID, installationID int64
+
+	// at is when the delivery was queued: a reset of the Store's data
+	// since then drops it.
+	at stamp
 }
 
 // headerNames are the names of the vendor-specific headers.
@@ -56,15 +60,25 @@ func newHeaderNames(vendor string) headerNames {
 
 // send delivers o, as many times as the attempts allow while it fails, and
 // records each attempt as a delivery of o's hook. Once Close has given up, it
-// sends nothing more, and counts o as abandoned.
+// sends nothing more, and counts o as abandoned; once a reset has replaced
+// the data that o belongs to, it neither sends nor records anything more,
+// and counts o as dropped.
 func (n *Notifier) send(o *outgoing) {
 	for attempt := 1; ; attempt++ {
 		if n.ctx.Err() != nil {
 			n.abandoned.Add(1)
 			return
 		}
+		if !n.sendable(o.at) {
+			n.droppedAtReset()
+			return
+		}
 		d := n.post(o)
-		n.record(d)
+		if !o.at.live() && n.ctx.Err() == nil {
+			n.droppedAtReset() // cut short by a reset
+			return
+		}
+		n.record(o.at, d)
 		if d.StatusCode >= 200 && d.StatusCode <= 299 {
 			n.delivered.Add(1)
 			n.log.Debug("webhook: delivered", "hook_id", o.hook.ID, "delivery", o.guid, "event", o.event, "action", o.action)
@@ -81,7 +95,7 @@ func (n *Notifier) send(o *outgoing) {
 				"action", o.action, "attempts", attempt, "status", d.Status)
 			return
 		}
-		sleep(n.ctx, n.retryWait<<(attempt-1))
+		sleep(o.at.era.ctx, n.retryWait<<(attempt-1))
 	}
 }
 
@@ -118,7 +132,7 @@ func (n *Notifier) post(o *outgoing) Delivery {
 	}
 	d.Request = recordedRequest(req.Header, body)
 
-	ctx, cancel := context.WithTimeout(n.ctx, n.timeout)
+	ctx, cancel := context.WithTimeout(o.at.era.ctx, n.timeout)
 	defer cancel()
 	client := n.client
 	if h.Config.InsecureSSL == "1" {
@@ -147,12 +161,12 @@ func (n *Notifier) post(o *outgoing) Delivery {
 	return d
 }
 
-// record stores d, bounded in time; a failure is logged, and changes nothing
-// else.
-func (n *Notifier) record(d Delivery) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(n.ctx), storeTimeout)
+// record stores d, a delivery queued at at, bounded in time; a failure is
+// logged, unless a reset cut the record short, and changes nothing else.
+func (n *Notifier) record(at stamp, d Delivery) {
+	ctx, cancel := n.recordContext(at)
 	defer cancel()
-	if _, err := n.store.AddDelivery(ctx, d); err != nil {
+	if _, err := n.store.AddDelivery(ctx, d); err != nil && (at.live() || n.ctx.Err() != nil) {
 		n.log.Error("webhook: cannot record a delivery", "hook_id", d.HookID, "delivery", d.GUID, "err", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 var (
 	// deliveriesDesc describes the webhook deliveries by outcome.
 	deliveriesDesc = prometheus.NewDesc("issuefields_webhook_deliveries_total",
-		"Webhook deliveries by outcome: delivered (answered 2xx), failed, and dropped (the queue was full) or abandoned (at the stop) before they were sent.",
+		"Webhook deliveries by outcome: delivered (answered 2xx), failed, and dropped (the queue was full, or a reset replaced their data) or abandoned (at the stop) before they were sent.",
 		[]string{"outcome"}, nil)
 	// queuedDesc describes the events waiting in the webhook queue.
 	queuedDesc = prometheus.NewDesc("issuefields_webhook_queued",

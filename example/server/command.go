@@ -54,13 +54,17 @@ type Command struct {
 	// Run loads the data file into the store only if the store holds no
 	// data, and otherwise serves what it holds; the tokens come from the
 	// data file either way. A store tells by one of two methods. With
-	// LoadIfEmpty(ctx context.Context, load func() error) (loaded bool, err
-	// error), the store calls load if it holds no data, and reports whether
-	// it did; of several servers that start on it at once, one calls load
-	// and the others wait for it, then find the store not empty. With
-	// IsEmpty(context.Context) (bool, error), as pgstore.Store has, Run
-	// checks and then loads, which is right when one server at a time
-	// starts on the store. A store with neither is loaded at every start.
+	// LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into
+	// Store) error) (loaded bool, err error), the store calls load, if it
+	// holds no data, with a Store to load into, in one transaction that it
+	// commits only if load returns nil, so that a load that fails or is
+	// killed part-way leaves the store empty, and reports whether it called
+	// load; of several servers that start on it at once, one calls load and
+	// the others wait for it, then find the store not empty. With
+	// IsEmpty(context.Context) (bool, error), Run checks and then loads,
+	// which is right when one server at a time starts on the store, and a
+	// load that fails leaves what it loaded. A store with neither is loaded
+	// at every start.
 	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
 
 	// WriteLimiter, if not nil, returns the limiter of the secondary rate
@@ -77,18 +81,27 @@ type Command struct {
 	// it as into an empty store at start: it drops the organizations and
 	// their fields, the repositories, issues and values, and the hooks and
 	// their deliveries. An error that wraps standin.ErrNoReset refuses the
-	// reset, which is answered 501 with the error's message. A store that
-	// several servers share may have the method Reload(ctx
-	// context.Context, reload func(ctx context.Context) error) error, which
-	// must call reload, and return its error, while no other server that
-	// shares the store runs its own reload or the load of LoadIfEmpty (see
-	// Open); a reset empties and loads the store within reload, so that
+	// reset, which is answered 501 with the error's message.
+	//
+	// A store that several servers share may instead have the method
+	// Reload(ctx context.Context, fill func(ctx context.Context, into Store)
+	// error) error, which a reset then calls, and EmptyStore is not: Reload
+	// empties the store and calls fill, which loads the data file into
+	// into, in one transaction that it commits only if fill returns nil,
+	// so that every server sees the data before or after the reset, never
+	// a part; it calls fill while no other server that shares the store
+	// runs its own Reload or the load of LoadIfEmpty (see Open), so that
 	// resets through several servers at once take turns and leave the data
-	// file loaded once. A reset that fails with an error that wraps
-	// issuefields.ErrUnavailable, such as a turn that did not come in time,
-	// is answered 503 with Retry-After. Without EmptyStore, a command with
-	// Open answers a reset with 501, saying that reset is not available for
-	// its store; without Open, a reset empties the server's memstore.Store.
+	// file loaded once; and it returns an error that wraps
+	// standin.ErrNoReset, having changed nothing, to refuse the reset.
+	//
+	// A reset is one atomic step for the server's requests: it waits for
+	// those in flight (10 s at most), and those that come wait for it. A
+	// reset that fails with an error that wraps issuefields.ErrUnavailable,
+	// such as a turn that did not come in time, is answered 503 with
+	// Retry-After. Without EmptyStore or Reload, a command with Open
+	// answers a reset with 501, saying that reset is not available for its
+	// store; without Open, a reset empties the server's memstore.Store.
 	EmptyStore func(ctx context.Context, s Store) error
 }
 
@@ -166,6 +179,9 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	// gate makes each reset one step for the requests that read or change
+	// the state.
+	g := new(gate)
 	h, err := issuefields.New(issuefields.Config{
 		Store:        d.store,
 		Verifier:     tokens,
@@ -179,26 +195,26 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	api := withCORS(h, opts.vendor)
+	api := withEpochMarks(withCORS(h, opts.vendor), d.store)
 	// closing ends the page's event streams when the graceful stop begins.
 	closing := make(chan struct{})
 	var tools http.Handler
-	record := func(h http.Handler) http.Handler { return h }
+	front := g.serve
 	if opts.tools {
-		page := pageSource(d, hooks)
+		page := gatedPage{source: pageSource(d, hooks), gate: g}
 		tools = standin.New(standin.Config{
 			AdminToken: opts.adminToken,
 			Hosts:      opts.hosts(ln.Addr().String()),
 			Journal:    journal,
-			Reset:      c.newResetter(d, opts, tokens, fresh, journal).reset,
-			State:      page.State,
-			Redeliver:  page.Redeliver,
+			Reset:      c.newResetter(d, opts, g, hooks, tokens, fresh, journal).reset,
+			State:      page.state,
+			Redeliver:  page.redeliver,
 			Closing:    closing,
 			Logger:     logger,
 		})
-		record = func(h http.Handler) http.Handler { return journal.Record(h, tokens.login) }
+		front = func(h http.Handler) http.Handler { return g.serve(journal.Record(h, tokens.login)) }
 	}
-	var handler http.Handler = routes(api, tools, record, opts.prefix, opts.baseURL, d.store, logger)
+	var handler http.Handler = routes(api, tools, front, opts.prefix, opts.baseURL, d.store, logger)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {

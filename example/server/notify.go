@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -21,14 +22,18 @@ import (
 // URLs of their bodies under urls, and the handler's notifier: hooks, and
 // when the logger keeps debug lines, a line per event too. Closing hooks
 // drains the deliveries still queued, within the bound of its context.
-// changed, if not nil, is called after each delivery is recorded.
+// changed, if not nil, is called after each delivery is recorded. A store
+// that tells its epoch (webhook.Epochs), as one that several servers share
+// does, tells hooks of resets through the other servers.
 func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logger *slog.Logger) (hooks *webhook.Notifier, n issuefields.Notifier, err error) {
 	var store webhook.Store = d.store
 	if changed != nil {
 		store = standin.TellDeliveries(d.store, changed)
 	}
+	epochs, _ := d.store.(webhook.Epochs)
 	hooks, err = webhook.New(webhook.Options{
 		Store:     store,
+		Epochs:    epochs,
 		Directory: d.File.Directory(),
 		BaseURL:   urls.api,
 		WebURL:    urls.web,
@@ -46,6 +51,24 @@ func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logg
 		_ = events.Notify(ctx, e)
 		return hooks.Notify(ctx, e)
 	}), nil
+}
+
+// withEpochMarks returns api, which gives each request that may write, for
+// a store that tells its epoch (webhook.Epochs), a context with room for the
+// epoch that its write is made in (webhook.WithEpochMark): the Notifier then
+// drops the event of a write made before a reset through another server,
+// and delivers the event of one made after it. With another store it
+// returns api.
+func withEpochMarks(api http.Handler, s Store) http.Handler {
+	if _, ok := s.(webhook.Epochs); !ok {
+		return api
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
+			r = r.WithContext(webhook.WithEpochMark(r.Context()))
+		}
+		api.ServeHTTP(w, r)
+	})
 }
 
 // ensureHooks gives every organization of d an organization hook that sends

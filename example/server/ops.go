@@ -32,25 +32,26 @@ const readinessProbe = ".readyz"
 // when not nil, at /_issuefields/ whatever prefix is, and a JSON 404 that
 // says where the API is for every other path, the prefix without its
 // trailing slash included: at base, the API's public URL, or when base is
-// "", at the scheme and Host of the request and prefix. record wraps the API
-// and that 404, so that what a client sends to the API is recorded with the
-// path it sent. Every answer carries X-Content-Type-Options: nosniff.
+// "", at the scheme and Host of the request and prefix. front wraps the API
+// and that 404: the gate that makes a reset one step for them, and the
+// recording of requests, so that what a client sends to the API is recorded
+// with the path it sent. Every answer carries X-Content-Type-Options: nosniff.
 //
 // The paths are told apart by a switch rather than a second ServeMux, which
 // would redirect a path with //, . or .. in it to its clean form with a
 // text/html 307: such a path goes, under prefix, to api, which answers it
 // with its JSON 404, and elsewhere to the JSON 404 of the server.
-func routes(api, tools http.Handler, record func(http.Handler) http.Handler, prefix, base string, store issuefields.Store, logger *slog.Logger) http.Handler {
-	notFound := record(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func routes(api, tools http.Handler, front func(http.Handler) http.Handler, prefix, base string, store issuefields.Store, logger *slog.Logger) http.Handler {
+	notFound := front(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusNotFound, map[string]string{
 			"message":           "Not Found: the API is mounted at " + prefix + "/",
 			"api_url":           cmp.Or(strings.TrimSuffix(base, "/"), requestOrigin(r)+prefix) + "/",
 			"documentation_url": documentationURL,
 		})
 	}))
-	mounted := record(api)
+	mounted := front(api)
 	if prefix != "" {
-		mounted = record(http.StripPrefix(prefix, api))
+		mounted = front(http.StripPrefix(prefix, api))
 	}
 	healthz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"strings"
 
 	"github.com/issuefields/issuefields/example/standin"
@@ -28,4 +29,25 @@ func pageSource(d *dataset, hooks *webhook.Notifier) standin.Source {
 		src.Repositories = append(src.Repositories, repo)
 	}
 	return src
+}
+
+// gatedPage is the source of the page, whose reads and redeliveries pass
+// gate, so that a reset is one step for them too.
+type gatedPage struct {
+	source standin.Source
+	gate   *gate
+}
+
+// state returns the state that the page shows.
+func (p gatedPage) state(ctx context.Context) (st standin.State, err error) {
+	err = p.gate.pass(ctx, func() error {
+		st, err = p.source.State(ctx)
+		return err
+	})
+	return st, err
+}
+
+// redeliver sends delivery deliveryID of hook hookID again.
+func (p gatedPage) redeliver(ctx context.Context, hookID, deliveryID int64) error {
+	return p.gate.pass(ctx, func() error { return p.source.Redeliver(ctx, hookID, deliveryID) })
 }

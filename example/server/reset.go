@@ -13,72 +13,102 @@ import (
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/memstore"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // A resetter restores the state that the server started with, for POST
-// /_issuefields/reset: it empties the store, loads the data file into it
-// again, re-creates the -webhook hooks, and starts the tokens, the write
-// limits and the recorded requests afresh. Resets take turns; a request
-// served during one may see the store part-way loaded. An error of
-// Command.EmptyStore that wraps standin.ErrNoReset refuses the reset, which
-// is answered 501 with the error's message.
+// /_issuefields/reset, as one atomic step: it shuts the gate of the API's
+// requests, empties the store, drops the deliveries of the old state, loads
+// the data file into the store again, re-creates the -webhook hooks, starts
+// the tokens, the write limits and the recorded requests afresh, and opens
+// the gate. A request is served wholly before a reset or wholly after it, and
+// resets take turns. An error that wraps standin.ErrNoReset refuses the
+// reset, having changed nothing; it is answered 501 with the error's
+// message. What else a reset restores joins the same step: what the store
+// keeps, in what fill loads (one transaction for a shared store), and what
+// the process keeps, beside the tokens and the write limits.
 type resetter struct {
 	mu sync.Mutex
-	// empty empties the store; nil when the command cannot.
-	empty func(ctx context.Context) error
+	// replace empties the store and calls fill with the store to load the
+	// data file into, as one step; nil when the command cannot empty its
+	// store.
+	replace func(ctx context.Context, fill func(ctx context.Context, into Store) error) error
 	// data is what the server started with, whose data file a reset loads.
 	data    *dataset
 	opts    options
+	gate    *gate
+	hooks   *webhook.Notifier
 	tokens  *liveTokens
 	limiter *freshLimiter // nil when the Command gives the limiter
 	journal *standin.Journal
 }
 
+// A reloader is a store that several servers may share. Reload empties the
+// store and calls fill with a Store to load the data file into, in one
+// transaction that it commits only if fill returns nil, so that every
+// server sees the data before or after the reset, never a part, and a reset
+// that fails changes nothing; it calls fill while no other server sharing
+// the store runs its own Reload or LoadIfEmpty's load (see onceLoader), so
+// resets through several servers at once leave the data file loaded once.
+// It returns fill's error, or one that wraps standin.ErrNoReset, having
+// changed nothing, to refuse the reset. fill works with the context it is
+// given, which may bound it. pgstore's command, issuefields-postgres, gives
+// such a store.
+type reloader interface {
+	Reload(ctx context.Context, fill func(ctx context.Context, into Store) error) error
+}
+
 // newResetter returns the resetter of the server that serves d with the
-// options opts, the tokens and limiter that the handler uses, and journal.
-func (c Command) newResetter(d *dataset, opts options, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
-	r := &resetter{data: d, opts: opts, tokens: tokens, limiter: limiter, journal: journal}
+// options opts, whose requests pass g and whose deliveries hooks sends, with
+// the tokens and limiter that the handler uses, and journal.
+func (c Command) newResetter(d *dataset, opts options, g *gate, hooks *webhook.Notifier, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
+	r := &resetter{data: d, opts: opts, gate: g, hooks: hooks, tokens: tokens, limiter: limiter, journal: journal}
+	if s, ok := d.store.(reloader); ok {
+		r.replace = s.Reload
+		return r
+	}
+	var empty func(ctx context.Context) error
 	switch {
 	case c.Open == nil:
-		r.empty = func(context.Context) error { d.store.(*memstore.Store).Empty(); return nil }
+		empty = func(context.Context) error { d.store.(*memstore.Store).Empty(); return nil }
 	case c.EmptyStore != nil:
-		r.empty = func(ctx context.Context) error { return c.EmptyStore(ctx, d.store) }
+		empty = func(ctx context.Context) error { return c.EmptyStore(ctx, d.store) }
+	default:
+		return r
+	}
+	r.replace = func(ctx context.Context, fill func(ctx context.Context, into Store) error) error {
+		if err := empty(ctx); err != nil {
+			if errors.Is(err, standin.ErrNoReset) {
+				return err
+			}
+			return fmt.Errorf("emptying the store: %w", err)
+		}
+		return fill(ctx, d.store)
 	}
 	return r
 }
 
-// A reloader is a store that several servers may share, whose resets then
-// take turns across the servers. Reload calls reload, which empties the
-// store and loads it again, while no other server sharing the store runs
-// reload, or LoadIfEmpty's load (see onceLoader), and returns reload's
-// error; so resets through several servers at once leave the data file
-// loaded once, not twice or in part. reload works with the context it is
-// given, which may bound it. pgstore's command, issuefields-postgres, gives
-// such a store.
-type reloader interface {
-	Reload(ctx context.Context, reload func(ctx context.Context) error) error
-}
-
 // reset restores the start-up state. It returns an error that wraps
 // standin.ErrNoReset when the command cannot empty its store, or refuses
-// to.
+// to, and one that wraps issuefields.ErrUnavailable when the requests in
+// flight do not end in time.
 func (r *resetter) reset(ctx context.Context) error {
-	if r.empty == nil {
+	if r.replace == nil {
 		return fmt.Errorf("%w: this command cannot empty its store, so restart it on an empty store instead", standin.ErrNoReset)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var d *dataset
-	reload := func(ctx context.Context) (err error) {
-		d, err = r.reload(ctx)
+	open, err := r.gate.shut(ctx)
+	if err != nil {
 		return err
 	}
-	var err error
-	if s, ok := r.data.store.(reloader); ok {
-		err = s.Reload(ctx, reload)
-	} else {
-		err = reload(ctx)
-	}
+	defer open()
+	var d *dataset
+	err = r.replace(ctx, func(ctx context.Context, into Store) (err error) {
+		r.hooks.Reset()
+		d, err = r.load(ctx, into)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -90,16 +120,10 @@ func (r *resetter) reset(ctx context.Context) error {
 	return nil
 }
 
-// reload empties the store, loads the data file into it again and
-// re-creates the -webhook hooks, and returns the dataset it loaded.
-func (r *resetter) reload(ctx context.Context) (*dataset, error) {
-	if err := r.empty(ctx); err != nil {
-		if errors.Is(err, standin.ErrNoReset) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("emptying the store: %w", err)
-	}
-	d, err := r.data.loadInto(ctx, r.data.store, banner.IntoEmpty)
+// load loads the data file into s, an empty store, and re-creates the
+// -webhook hooks, and returns the dataset it loaded.
+func (r *resetter) load(ctx context.Context, s Store) (*dataset, error) {
+	d, err := r.data.loadInto(ctx, s, banner.IntoEmpty)
 	if err != nil {
 		return nil, fmt.Errorf("loading the data file again: %w", err)
 	}

@@ -9,12 +9,14 @@ import (
 )
 
 // A onceLoader is a store that keeps its data between starts, and that
-// several servers may start on at once. LoadIfEmpty calls load if the store
-// holds no data, and reports whether it did; of the servers that call it at
-// once, one calls load, and the others wait until load has returned and
-// then find the store not empty.
+// several servers may start on at once. LoadIfEmpty calls load, if the store
+// holds no data, with a Store to load into, in one transaction that it
+// commits only if load returns nil, so that a load that fails or is killed
+// part-way leaves the store empty; it reports whether it called load. Of the
+// servers that call it at once, one calls load, and the others wait until
+// load has returned and then find the store not empty.
 type onceLoader interface {
-	LoadIfEmpty(ctx context.Context, load func() error) (loaded bool, err error)
+	LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into Store) error) (loaded bool, err error)
 }
 
 // An emptiable is a store that keeps its data between starts and tells
@@ -25,8 +27,9 @@ type emptiable interface {
 
 // loadIfEmpty calls load if s holds no data, and reports whether it did: by
 // s's LoadIfEmpty if it has one, else by its IsEmpty, and always for a store
-// with neither.
-func loadIfEmpty(ctx context.Context, s Store, load func() error) (bool, error) {
+// with neither. load gets the store to load into: s itself, or the Store of
+// LoadIfEmpty's transaction.
+func loadIfEmpty(ctx context.Context, s Store, load func(ctx context.Context, into Store) error) (bool, error) {
 	switch s := s.(type) {
 	case onceLoader:
 		return s.LoadIfEmpty(ctx, load)
@@ -36,7 +39,7 @@ func loadIfEmpty(ctx context.Context, s Store, load func() error) (bool, error) 
 			return false, err
 		}
 	}
-	return true, load()
+	return true, load(ctx, s)
 }
 
 // open returns the dataset that the server serves, and the function that
@@ -65,18 +68,21 @@ func (c Command) open(ctx context.Context, d *dataset, logger *slog.Logger) (*da
 func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*dataset, error) {
 	var loaded *dataset
 	var loadErr error
-	didLoad, err := loadIfEmpty(ctx, s, func() error {
-		loaded, loadErr = d.loadInto(ctx, s, banner.IntoEmpty)
+	didLoad, err := loadIfEmpty(ctx, s, func(ctx context.Context, into Store) error {
+		loaded, loadErr = d.loadInto(ctx, into, banner.IntoEmpty)
 		return loadErr
 	})
+	_, wholeOrNothing := s.(onceLoader)
 	switch {
+	case loadErr != nil && wholeOrNothing:
+		return nil, fmt.Errorf("%s: loading into the empty store: %w; nothing of it was kept, so the next start loads it again", d.source(), loadErr)
 	case loadErr != nil:
 		return nil, fmt.Errorf("%s: loading into the empty store: %w; the store may now hold part of the data: empty it before the next start", d.source(), loadErr)
 	case err != nil:
 		return nil, fmt.Errorf("cannot tell whether the store is empty: %w", err)
 	case didLoad:
 		logger.Info("loaded the data file into the empty store", "data", d.source())
-		return loaded, nil
+		return d.inStore(s, loaded.Loaded, banner.IntoEmpty), nil
 	}
 	logger.Info("the store is not empty: serving what it holds, without loading the data file", "data", d.source())
 	over, missing, err := d.Over(ctx, s)

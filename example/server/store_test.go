@@ -137,6 +137,14 @@ type failingStore struct{ *fakeStore }
 
 func (failingStore) AddIssue(string, string, int64) error { return seedFailure }
 
+// failingLoad is a store that loads all or nothing (LoadIfEmpty), whose
+// AddIssue fails.
+type failingLoad struct{ failingStore }
+
+func (s failingLoad) LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into Store) error) (bool, error) {
+	return true, load(ctx, s.failingStore)
+}
+
 // TestOpenFailures checks that the failures of the store that Open opens
 // stop the start with an error that says what failed, and that the store is
 // closed.
@@ -155,6 +163,9 @@ func TestOpenFailures(t *testing.T) {
 		{"IsEmpty fails", unknown, "cannot tell whether the store is empty: connection refused", unknown.emptyErr, 1},
 		{"a seed method fails", failingStore{newFakeStore(true)},
 			"demo.json: loading into the empty store: repositories[0].issues[0].number: the disk is full; the store may now hold part of the data: empty it before the next start",
+			seedFailure, 1},
+		{"a seed method fails in a load that is all or nothing", failingLoad{failingStore{newFakeStore(true)}},
+			"demo.json: loading into the empty store: repositories[0].issues[0].number: the disk is full; nothing of it was kept, so the next start loads it again",
 			seedFailure, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,12 +216,12 @@ type onceStore struct {
 	calls atomic.Int32
 }
 
-func (s *onceStore) LoadIfEmpty(ctx context.Context, load func() error) (bool, error) {
+func (s *onceStore) LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into Store) error) (bool, error) {
 	s.calls.Add(1)
 	if !s.empty {
 		return false, nil
 	}
-	return true, load()
+	return true, load(ctx, s.fakeStore)
 }
 
 // TestHowAStoreSaysItIsEmpty checks that Run asks LoadIfEmpty rather than

@@ -55,16 +55,11 @@ func command() server.Command {
 			if err != nil {
 				return nil, nil, err
 			}
-			opened = s.(store).Store
+			// A reset empties the tables, whose data every server sharing
+			// the database serves, so the operator allows it.
+			s.allowReset = allowReset
+			opened = s.Store
 			return s, closeStore, nil
-		},
-		// A reset empties the tables, whose data every server sharing the
-		// database serves, so the operator allows it.
-		EmptyStore: func(ctx context.Context, _ server.Store) error {
-			if !allowReset {
-				return errResetNotAllowed
-			}
-			return opened.Empty(ctx)
 		},
 		// The servers that share the database share each token's budget of
 		// writes.
@@ -77,31 +72,31 @@ func command() server.Command {
 
 // open connects to the database at dsn, with at most poolSize connections,
 // brings its schema up to date and returns a store over it whose operations
-// timeout bounds, with the function that closes the connections. Its errors
-// never hold the password of dsn.
-func open(ctx context.Context, dsn string, logger *slog.Logger, timeout time.Duration, poolSize int) (server.Store, func(), error) {
+// timeout bounds, which refuses resets, with the function that closes the
+// connections. Its errors never hold the password of dsn.
+func open(ctx context.Context, dsn string, logger *slog.Logger, timeout time.Duration, poolSize int) (store, func(), error) {
 	if dsn == "" {
-		return nil, nil, errNoDatabase
+		return store{}, nil, errNoDatabase
 	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, nil, fmt.Errorf("-postgres: %w", err)
+		return store{}, nil, fmt.Errorf("-postgres: %w", err)
 	}
 	s, err := pgstore.Open(ctx, cfg, pgstore.Timeout(timeout), pgstore.PoolSize(poolSize))
 	if err != nil {
-		return nil, nil, err
+		return store{}, nil, err
 	}
 	if err := connect(ctx, s.Pool()); err != nil {
 		s.Close()
-		return nil, nil, err
+		return store{}, nil, err
 	}
 	if err := pgstore.Migrate(ctx, s.Pool()); err != nil {
 		s.Close()
-		return nil, nil, fmt.Errorf("bringing the database's schema up to date: %w", err)
+		return store{}, nil, fmt.Errorf("bringing the database's schema up to date: %w", err)
 	}
 	if err := logFieldProblems(ctx, s, logger); err != nil {
 		s.Close()
-		return nil, nil, fmt.Errorf("checking the fields that the database holds: %w", err)
+		return store{}, nil, fmt.Errorf("checking the fields that the database holds: %w", err)
 	}
 	c := cfg.ConnConfig
 	logger.Info("database ready", "host", c.Host, "port", c.Port, "database", c.Database, "user", c.User,

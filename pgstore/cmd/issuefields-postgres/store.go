@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/server"
 	"github.com/issuefields/issuefields/pgstore"
 )
 
@@ -20,41 +21,50 @@ const loadLockClass = 0x70676c64 // "pgld"
 const loadBoundFactor = 12
 
 // store is a pgstore.Store whose LoadIfEmpty lets one of the servers that
-// start on a new database at once load the data file, and whose Reload
-// makes the servers' resets take turns.
+// start on a new database at once load the data file, all or nothing, and
+// whose Reload makes the servers' resets take turns, each one transaction.
 type store struct {
 	*pgstore.Store
 	// timeout is the store's bound on each operation (-store-timeout).
 	timeout time.Duration
+	// allowReset is -allow-reset: without it, Reload refuses.
+	allowReset bool
 }
 
-// LoadIfEmpty calls load if the store holds no data, and reports whether it
-// did. It checks and loads under the load lock, so that servers that start
-// together load the data once between them: the others wait, then find the
-// store not empty. The wait for the lock and the check end within the
-// lock's bound (see underLoadLock); load, each of whose operations the
-// store's timeout bounds, may take longer.
-func (s store) LoadIfEmpty(ctx context.Context, load func() error) (loaded bool, err error) {
-	err = s.underLoadLock(ctx, func(ctx context.Context) error {
-		empty, err := s.IsEmpty(ctx)
-		if err != nil || !empty {
-			return err
-		}
-		loaded = true
-		return load()
+// LoadIfEmpty calls load, if the store holds no data, with a Store that
+// works in one transaction, which it commits once load returns nil
+// (pgstore.Store.LoadIfEmpty), and reports whether it did. A load that
+// fails, or a server killed while it loads, leaves the database empty, and
+// the next start loads it again. It checks and loads under the load lock,
+// so that servers that start together load the data once between them: the
+// others wait, then find the store not empty. The wait for the lock ends
+// within the lock's bound (see underLoadLock); load, each of whose
+// statements the store's timeout bounds, may take longer.
+func (s store) LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into server.Store) error) (loaded bool, err error) {
+	err = s.underLoadLock(ctx, func(context.Context) (err error) {
+		loaded, err = s.Store.LoadIfEmpty(ctx, func(ctx context.Context, into *pgstore.Store) error { return load(ctx, into) })
+		return err
 	})
 	return loaded, err
 }
 
-// Reload calls reload, which empties the store and loads it again, under
-// the load lock, so that resets through several servers at once, and
-// servers that start meanwhile, take turns: each reset leaves the data
-// file loaded once, and a server that starts after one finds the store
-// not empty. The wait for the lock and reload end within the lock's bound
-// (see underLoadLock); a reset that was still waiting for the lock then has
-// changed nothing.
-func (s store) Reload(ctx context.Context, reload func(ctx context.Context) error) error {
-	return s.underLoadLock(ctx, reload)
+// Reload empties the store and calls fill with a Store that works in the
+// same transaction, which it commits once fill returns nil
+// (pgstore.Store.Reload), so that every server on the database sees the
+// data before the reset or after it, never a part. It refuses, with
+// errResetNotAllowed, without -allow-reset. It runs under the load lock,
+// so that resets through several servers at once, and servers that start
+// meanwhile, take turns: each reset leaves the data file loaded once, and a
+// server that starts after one finds the store not empty. The wait for the
+// lock and the reload end within the lock's bound (see underLoadLock); a
+// reset that does not end in time changes nothing.
+func (s store) Reload(ctx context.Context, fill func(ctx context.Context, into server.Store) error) error {
+	if !s.allowReset {
+		return errResetNotAllowed
+	}
+	return s.underLoadLock(ctx, func(ctx context.Context) error {
+		return s.Store.Reload(ctx, func(ctx context.Context, into *pgstore.Store) error { return fill(ctx, into) })
+	})
 }
 
 // underLoadLock calls f under an advisory lock on the schema, held by a
