@@ -53,7 +53,6 @@ func (s *Store) Empty(ctx context.Context) error {
 		if err != nil {
 			return wrap("empty the store", err)
 		}
-		s.kept.forgetAll()
 		s.recent.forgetAll()
 		s.fields.forgetAll()
 		s.hooks.forget()

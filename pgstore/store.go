@@ -19,10 +19,8 @@ type Store struct {
 	pool     *pgxpool.Pool
 	ownsPool bool
 	timeout  time.Duration
-	turns    turns
 	fields   fieldsCache
 	recent   recentValues
-	kept     keptSnapshots
 	hooks    hooksCache
 	limiters limiterSet
 }
