@@ -146,10 +146,10 @@
 // Any number of servers may share one database. The UPDATE that stores a
 // write checks the issue's version under the row's lock, so of concurrent
 // writers that read the same version exactly one succeeds, on one server or
-// on several, and the others get ErrChanged and decide again; writes to different
-// issues lock different rows and do not wait for each other. Versions come
-// from the database, so every server hands out the same ETag for the same
-// state of an issue.
+// on several, and the others get ErrChanged and decide again; writes to
+// different issues lock different rows and do not wait for each other.
+// Versions come from the database, so every server hands out the same ETag
+// for the same state of an issue.
 //
 // A Store is an [issuefields.FieldManager]. [Store.ChangeFields] is one
 // transaction that locks the organization's row, reads its fields, gives each
