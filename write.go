@@ -154,16 +154,19 @@ func (h *Handler) settle(c *call, w *write) error {
 	}
 }
 
-// storeDecided stores next, the values that w decided on w.snap, with one
-// Store.UpdateIssue, and keeps the Snapshot that the write makes.
-func (h *Handler) storeDecided(c *call, w *write, next []Value) error {
-	version, err := h.store.UpdateIssue(c.ctx(), w.snap, Issue{Values: next})
+// storeDecided stores the issue of w.snap with values, which w decided on
+// it, with one Store.UpdateIssue, and keeps the Snapshot that the write
+// makes.
+func (h *Handler) storeDecided(c *call, w *write, values []Value) error {
+	next := w.snap.Issue
+	next.Values = values
+	version, err := h.store.UpdateIssue(c.ctx(), w.snap, next)
 	if err != nil {
 		return err
 	}
-	w.version = version
+	w.version, next.Version = version, version
 	made := w.snap
-	made.Issue.Values, made.Issue.Version = next, version
+	made.Issue = next
 	h.kept.put(w.at, made)
 	return nil
 }

@@ -214,17 +214,20 @@ func TestWriteGivesUpAfterBoundedAttempts(t *testing.T) {
 }
 
 // blockedWrite is a write of issue 1 that stops inside its UpdateIssue until
-// it is let go, holding the turn of its issue.
+// release is closed, holding the turn of its issue; its answer comes on
+// answer.
 type blockedWrite struct {
 	inside, release chan struct{}
 	entered         atomic.Bool
+	answer          chan response
 }
 
-// newBlockedWrite returns a countingStore whose first UpdateIssue of issue 1
-// of the fixture's public repository blocks until the returned blockedWrite
-// is let go; the others go through.
-func newBlockedWrite(t *testing.T) (*countingStore, *blockedWrite) {
-	b := &blockedWrite{inside: make(chan struct{}), release: make(chan struct{})}
+// startBlockedWrite returns a handler over a countingStore, and a write of
+// "first" to the notes of issue 1 of the fixture's public repository that it
+// has started and that is blocked inside its UpdateIssue; the store's other
+// UpdateIssues go through.
+func startBlockedWrite(t *testing.T) (*issuefields.Handler, *countingStore, *blockedWrite) {
+	b := &blockedWrite{inside: make(chan struct{}), release: make(chan struct{}), answer: make(chan response, 1)}
 	s := &countingStore{Store: newFixtureStore(t), reads: make(chan struct{}, 1)}
 	s.beforeUpdate = func(snap issuefields.Snapshot) {
 		if snap.Issue.Number == 1 && b.entered.CompareAndSwap(false, true) {
@@ -232,7 +235,13 @@ func newBlockedWrite(t *testing.T) (*countingStore, *blockedWrite) {
 			<-b.release
 		}
 	}
-	return s, b
+	h := newConfiguredHandler(t, issuefields.Config{Store: s})
+	go func() {
+		b.answer <- do(t, h, "POST", valuesPath(org, publicRepo, 1), writerToken, writeBody(fieldItem(notesID, `"first"`)))
+	}()
+	<-b.inside
+	<-s.reads // the blocked write's
+	return h, s, b
 }
 
 // patience bounds how long a test waits for an answer that must not wait
@@ -244,13 +253,8 @@ const patience = 5 * time.Second
 // second write of issue 1 waits for its turn; once the first is let go, the
 // second is decided on what the first stored, without a conflict.
 func TestWritersOfOneIssueTakeTurns(t *testing.T) {
-	s, blocked := newBlockedWrite(t)
-	h := newConfiguredHandler(t, issuefields.Config{Store: s})
+	h, s, blocked := startBlockedWrite(t)
 	path := valuesPath(org, publicRepo, 1)
-	first := make(chan response, 1)
-	go func() { first <- do(t, h, "POST", path, writerToken, writeBody(fieldItem(notesID, `"first"`))) }()
-	<-blocked.inside
-	<-s.reads // the first write's
 	// The second write reads its Snapshot before it waits for its turn.
 	second := make(chan response, 1)
 	go func() { second <- do(t, h, "POST", path, writerToken, writeBody(fieldItem(dueID, `"2026-01-31"`))) }()
@@ -278,7 +282,7 @@ func TestWritersOfOneIssueTakeTurns(t *testing.T) {
 	default:
 	}
 	close(blocked.release)
-	for _, r := range []response{<-first, <-second} {
+	for _, r := range []response{<-blocked.answer, <-second} {
 		if r.status != http.StatusOK {
 			t.Errorf("a write of issue 1: status %d: %s", r.status, r.body)
 		}
@@ -296,13 +300,8 @@ func TestWritersOfOneIssueTakeTurns(t *testing.T) {
 // an issue that a blocked write holds gives up when its request's context
 // ends, with 503 and Retry-After, and stores nothing.
 func TestTurnWaitEndsWithTheRequest(t *testing.T) {
-	s, blocked := newBlockedWrite(t)
-	h := newConfiguredHandler(t, issuefields.Config{Store: s})
+	h, s, blocked := startBlockedWrite(t)
 	path := valuesPath(org, publicRepo, 1)
-	first := make(chan response, 1)
-	go func() { first <- do(t, h, "POST", path, writerToken, writeBody(fieldItem(notesID, `"first"`))) }()
-	<-blocked.inside
-
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	req := httptest.NewRequestWithContext(ctx, "POST", path, strings.NewReader(writeBody(fieldItem(dueID, `"2026-01-31"`))))
@@ -310,7 +309,7 @@ func TestTurnWaitEndsWithTheRequest(t *testing.T) {
 	checkServiceUnavailable(t, serve(h, req))
 
 	close(blocked.release)
-	if r := <-first; r.status != http.StatusOK {
+	if r := <-blocked.answer; r.status != http.StatusOK {
 		t.Errorf("the blocked write: status %d: %s", r.status, r.body)
 	}
 	want := fixtureValuesWith([]issuefields.Value{{FieldID: notesID, Text: "first"}})
