@@ -107,20 +107,21 @@ type Principal struct {
 	// Login is the caller's login. The handler logs it and puts it in
 	// notifications; it never decides access by it.
 	Login string
-	// Permissions reports what the token may do in repo. It is called once
-	// per request for the request's repository, and once more for the
-	// repository an issue was transferred to, with the request's context,
-	// from many goroutines at once. A nil Permissions grants nothing: the
-	// principal may list the values of public repositories' issues and do
-	// nothing else. An error that wraps ErrUnavailable becomes 503; any
-	// other error becomes 500.
+	// Permissions reports what the token may do in repo. It is called for
+	// the request's repository, and for the repository an issue was
+	// transferred to, each time the handler finds the issue in a Snapshot:
+	// once a request, and again for each fresh Snapshot that a write reads
+	// when its first one proved stale. It is called with the request's
+	// context, from many goroutines at once. A nil Permissions grants
+	// nothing: the principal may list the values of public repositories'
+	// issues and do nothing else. An error that wraps ErrUnavailable
+	// becomes 503; any other error becomes 500.
 	Permissions func(ctx context.Context, repo Repository) (RepositoryPermissions, error)
 	// OrganizationPermissions reports what the token may do in the
 	// organization org, a login as the request spells it (compare it
 	// case-insensitively). The field management routes call it once per
-	// request, as the values routes call Permissions. A nil
-	// OrganizationPermissions grants nothing: every organization answers
-	// 404.
+	// request. A nil OrganizationPermissions grants nothing: every
+	// organization answers 404.
 	OrganizationPermissions func(ctx context.Context, org string) (OrganizationPermissions, error)
 	// Scopes are the OAuth scopes of a classic personal access token or an
 	// OAuth app token, such as "read:org" and "admin:org". Only the field

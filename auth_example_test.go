@@ -94,12 +94,13 @@ type auditStore struct {
 	issuefields.Store
 }
 
-// UpdateValues writes through to the wrapped store and, when the write
+// UpdateIssue writes through to the wrapped store and, when the write
 // committed, records who made it.
-func (s auditStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	version, err := s.Store.UpdateValues(ctx, owner, name, number, change)
+func (s auditStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	version, err := s.Store.UpdateIssue(ctx, snap, next)
 	if p, ok := issuefields.PrincipalFromContext(ctx); ok && err == nil {
-		fmt.Printf("%s (%s) changed issue %d of %s/%s\n", p.Login, p.Kind, number, owner, name)
+		r := snap.Repository
+		fmt.Printf("%s (%s) changed issue %d of %s/%s\n", p.Login, p.Kind, snap.Issue.Number, r.Owner, r.Name)
 	}
 	return version, err
 }

@@ -187,7 +187,7 @@ func stateOf(t *testing.T, s *memstore.Store) storeState {
 		if err != nil {
 			t.Fatal(err)
 		}
-		state[name] = storedValues{snap.Values, snap.Version}
+		state[name] = storedValues{snap.Issue.Values, snap.Issue.Version}
 	}
 	return state
 }
@@ -584,9 +584,9 @@ func (s *principalStore) Snapshot(ctx context.Context, owner, name string, numbe
 	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *principalStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	s.record(ctx, "UpdateValues")
-	return s.Store.UpdateValues(ctx, owner, name, number, change)
+func (s *principalStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	s.record(ctx, "UpdateIssue")
+	return s.Store.UpdateIssue(ctx, snap, next)
 }
 
 // TestPrincipalFromContext checks that the store sees, through
@@ -618,7 +618,7 @@ func TestPrincipalFromContext(t *testing.T) {
 				}
 				wrote := false
 				for _, seen := range s.seen {
-					wrote = wrote || seen.Call == "UpdateValues"
+					wrote = wrote || seen.Call == "UpdateIssue"
 					want := caller.want
 					want.Call = seen.Call
 					if seen != want {

@@ -64,15 +64,15 @@ func listOf(t testing.TB, r response) []listItem {
 	return items
 }
 
-// hookedStore is a memstore that runs beforeUpdate before each UpdateValues.
+// hookedStore is a memstore that runs beforeUpdate before each UpdateIssue.
 type hookedStore struct {
 	*memstore.Store
 	beforeUpdate func()
 }
 
-func (s *hookedStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
+func (s *hookedStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
 	s.beforeUpdate()
-	return s.Store.UpdateValues(ctx, owner, name, number, change)
+	return s.Store.UpdateIssue(ctx, snap, next)
 }
 
 // TestWriteRacingAFieldRemoval removes a field between the validation of a

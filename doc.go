@@ -46,6 +46,8 @@
 //	ErrNotFound         404 Not Found
 //	ErrIssueDeleted     410 Gone for a list, 404 for a write
 //	ErrUnavailable      503 with Retry-After
+//	ErrChanged          never shown: the write is decided again on a new Snapshot
+//	                    (at most 4 of them, then 503)
 //	any other error     500, with the cause logged and never shown
 //
 // Every error body is JSON: {"message", "documentation_url", "status"}, with
@@ -53,14 +55,17 @@
 //
 // # Writing a store
 //
-// A Store has two methods: Snapshot reads everything a list needs in one
-// step, and UpdateValues, the whole of a write, calls the handler's change
-// with a Snapshot and stores its result atomically, while the store still
-// holds what that Snapshot shows.
-// The handler decides everything else (what add, set and delete mean,
-// validation, who may), so a store only stores; the storetest package checks
-// a Store against the contract written beside the interface. The memstore
-// package is the in-memory Store.
+// A Store has two methods. Snapshot reads, in one step, everything a request
+// for one issue needs. UpdateIssue is a compare-and-set: it stores the issue
+// that the handler decided on a Snapshot only if the store still holds what
+// that Snapshot showed, and otherwise returns ErrChanged, after which the
+// handler reads a new Snapshot and decides again. The handler decides
+// everything else (what add, set and delete mean, validation, who may), so a
+// store only stores; the storetest package checks a Store against the
+// contract written beside the interface. The memstore package is the
+// in-memory Store. A FieldManager's ChangeFields takes the handler's change
+// as a function instead, because the new IDs are given inside the store's
+// atomic step and that change reads no request body.
 //
 // # Security
 //

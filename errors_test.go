@@ -45,11 +45,11 @@ func (s *faultyStore) Snapshot(ctx context.Context, owner, name string, number i
 	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *faultyStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	if s.fail("UpdateValues") {
+func (s *faultyStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	if s.fail("UpdateIssue") {
 		return "", s.err
 	}
-	return s.Store.UpdateValues(ctx, owner, name, number, change)
+	return s.Store.UpdateIssue(ctx, snap, next)
 }
 
 // Store errors whose text must never reach a client.
@@ -87,8 +87,8 @@ func TestStoreFailures(t *testing.T) {
 	put := request{"PUT", "", writeBody(fieldItem(estimateID, `1`))}
 	del := request{"DELETE", "/" + itoa(dueID), ""}
 	methods := map[string][]request{
-		"Snapshot":     {get},
-		"UpdateValues": {post, put, del},
+		"Snapshot":    {get},
+		"UpdateIssue": {post, put, del},
 	}
 	for _, method := range slices.Sorted(maps.Keys(methods)) {
 		for _, storeErr := range []error{errStoreDown, errStoreBroken} {

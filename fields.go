@@ -19,7 +19,11 @@ import (
 
 // listFields serves GET /orgs/{org}/issue-fields: every field, by ID.
 func (h *Handler) listFields(c *call) error {
-	_, fields, err := h.findOrganization(c)
+	org, err := h.findOrganization(c)
+	if err != nil {
+		return err
+	}
+	fields, err := h.fields.OrganizationFields(c.ctx(), org)
 	if err != nil {
 		return err
 	}
@@ -33,7 +37,7 @@ func (h *Handler) listFields(c *call) error {
 
 // createField serves POST /orgs/{org}/issue-fields: the new field.
 func (h *Handler) createField(c *call) error {
-	org, _, err := h.findOrganization(c)
+	org, err := h.findOrganization(c)
 	if err != nil {
 		return err
 	}
@@ -64,7 +68,7 @@ func (h *Handler) createField(c *call) error {
 // updateField serves PATCH /orgs/{org}/issue-fields/{issue_field_id}: the
 // changed field.
 func (h *Handler) updateField(c *call) error {
-	org, _, err := h.findOrganization(c)
+	org, err := h.findOrganization(c)
 	if err != nil {
 		return err
 	}
@@ -114,9 +118,10 @@ func nameTaken(f Field, current []Field) error {
 }
 
 // deleteField serves DELETE /orgs/{org}/issue-fields/{issue_field_id}: the
-// field goes, and with it its values from every issue.
+// field goes; its values stay stored on the issues, hidden, since no field
+// defines them (see FieldManager).
 func (h *Handler) deleteField(c *call) error {
-	org, _, err := h.findOrganization(c)
+	org, err := h.findOrganization(c)
 	if err != nil {
 		return err
 	}
@@ -136,33 +141,30 @@ func (h *Handler) deleteField(c *call) error {
 
 // findOrganization checks the path of a field management route,
 // authenticates and authorizes the caller, and applies the secondary rate
-// limit to a write. It returns the organization as the path spells it, and
-// its fields. The caller is authorized before the store is asked anything,
-// so that what a caller is refused (an anonymous one gets 401) never tells
+// limit to a write. It returns the organization as the path spells it:
+// whether the store has such an organization, the FieldManager's call tells
+// (404). The caller is authorized before the store is asked anything, so
+// that what a caller is refused (an anonymous one gets 401) never tells
 // whether the organization exists, or whether the store can manage fields:
 // to a caller who passes, a store that cannot answers 404, as an unknown
 // organization does. Authorization is decided before the body is read.
-func (h *Handler) findOrganization(c *call) (string, []Field, error) {
+func (h *Handler) findOrganization(c *call) (string, error) {
 	if id := c.r.PathValue("issue_field_id"); id != "" {
 		if _, ok := parsePositiveInt(id); !ok {
-			return "", nil, ErrNotFound
+			return "", ErrNotFound
 		}
 	}
 	if err := h.identify(c); err != nil {
-		return "", nil, err
+		return "", err
 	}
 	org := c.r.PathValue("org")
 	if err := authorizeOrganization(c.ctx(), c.route.op, org, c.principal); err != nil {
-		return "", nil, err
+		return "", err
 	}
 	if h.fields == nil {
-		return "", nil, ErrNotFound
+		return "", ErrNotFound
 	}
-	fields, err := h.fields.OrganizationFields(c.ctx(), org)
-	if err != nil {
-		return "", nil, err
-	}
-	return org, fields, h.limitWrites(c)
+	return org, h.limitWrites(c)
 }
 
 // fieldRequest is a create or update body of the field management routes,

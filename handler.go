@@ -132,6 +132,8 @@ type Handler struct {
 	ids           *requestIDs
 	lists         *listCache
 	fieldSums     *fieldSums
+	kept          keptSnapshots
+	turns         writeTurns
 	mux           *http.ServeMux
 }
 

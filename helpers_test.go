@@ -85,7 +85,7 @@ func readStored(t testing.TB, s issuefields.Store, is anIssue) ([]issuefields.Va
 	if err != nil {
 		t.Fatalf("Snapshot(%q, %q, %d): %v", is.owner, is.repo, is.number, err)
 	}
-	return snap.Values, snap.Version
+	return snap.Issue.Values, snap.Issue.Version
 }
 
 // newConfiguredHandler returns a handler for cfg, with the fixture's verifier

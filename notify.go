@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/issuefields/issuefields/internal/lazyctx"
@@ -50,8 +51,8 @@ type Event struct {
 	Action Action
 	// Time is when the change was committed, in UTC.
 	Time time.Time
-	// Issue is the issue that changed, in its repository under its current
-	// name.
+	// Issue is the issue that changed as the write left it: in its
+	// repository under its current name, with its values and version.
 	Issue Issue
 	// Actor is who made the change: the Principal that the TokenVerifier
 	// returned for the request's token.
@@ -71,9 +72,12 @@ type FieldChange struct {
 	Before, After *Value
 }
 
-// newEvent describes the committed write w of action on issue by principal:
-// the changes, in the order of fields, from before to after.
-func newEvent(action Action, issue Issue, principal *Principal, fields []Field, before, after []Value) Event {
+// newEvent describes a committed write of action by principal, which made
+// issue what it is now from the values before: the changes, in the order of
+// fields. The event shares no memory with issue.
+func newEvent(action Action, issue Issue, principal *Principal, fields []Field, before []Value) Event {
+	after := issue.Values
+	issue.Values = copyValues(after)
 	e := Event{ID: rand.Text(), Action: action, Time: time.Now().UTC(), Issue: issue, Actor: principal}
 	for i := range fields {
 		f := &fields[i]
@@ -94,6 +98,15 @@ func newEvent(action Action, issue Issue, principal *Principal, fields []Field, 
 	return e
 }
 
+// copyValues returns a copy of values that shares no memory with it.
+func copyValues(values []Value) []Value {
+	out := slices.Clone(values)
+	for i := range out {
+		out[i].OptionIDs = slices.Clone(out[i].OptionIDs)
+	}
+	return out
+}
+
 // copyValue returns a copy of v that shares no memory with it.
 func copyValue(v *Value) *Value {
 	c := *v
@@ -106,7 +119,9 @@ func copyValue(v *Value) *Value {
 // notify timeout. A failure or a panic of the notifier is logged and changes
 // nothing else.
 func (h *Handler) notify(c *call, w *write) {
-	e := newEvent(w.action, w.snap.Issue, c.principal, w.snap.Fields, w.before, w.after)
+	issue := w.snap.Issue
+	issue.Values, issue.Version = w.after, w.version
+	e := newEvent(w.action, issue, c.principal, w.snap.Fields, w.before)
 	requestID := c.w.id
 	ctx, cancel := lazyctx.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
 	defer cancel()

@@ -71,8 +71,9 @@ func fieldChange(id int64, before, after *issuefields.Value) issuefields.FieldCh
 }
 
 // TestEventContents checks the one event of each kind of write: its action,
-// issue, actor, and per changed field its definition and the value before
-// and after, nothing for unchanged fields.
+// the issue with the values and version the write stored, the actor, and per
+// changed field its definition and the value before and after, nothing for
+// unchanged fields.
 func TestEventContents(t *testing.T) {
 	tests := []struct {
 		name           string
@@ -121,13 +122,14 @@ func TestEventContents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h, s, events := newNotifyingHandler(t)
-			snap, err := s.Snapshot(context.Background(), org, publicRepo, int64(tt.number))
-			if err != nil {
-				t.Fatal(err)
-			}
 			r := do(t, h, tt.method, valuesPath(org, publicRepo, tt.number)+tt.suffix, tt.token, tt.body)
 			if r.status != tt.wantStatus {
 				t.Fatalf("status %d, want %d: %s", r.status, tt.wantStatus, r.body)
+			}
+			// The event's issue is the issue as the write left it.
+			after, err := s.Snapshot(context.Background(), org, publicRepo, int64(tt.number))
+			if err != nil {
+				t.Fatal(err)
 			}
 
 			got := events.all()
@@ -145,7 +147,7 @@ func TestEventContents(t *testing.T) {
 				ID:      e.ID,
 				Time:    e.Time,
 				Action:  tt.wantAction,
-				Issue:   snap.Issue,
+				Issue:   after.Issue,
 				Actor:   e.Actor,
 				Changes: tt.wantChanges,
 			}
@@ -228,8 +230,8 @@ type cancellingStore struct {
 	cancelled bool
 }
 
-func (s *cancellingStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	v, err := s.Store.UpdateValues(ctx, owner, name, number, change)
+func (s *cancellingStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	v, err := s.Store.UpdateIssue(ctx, snap, next)
 	if err == nil {
 		s.cancel()
 		s.cancelled = ctx.Err() != nil

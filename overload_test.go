@@ -133,11 +133,11 @@ func (s *panickingStore) Snapshot(ctx context.Context, owner, name string, numbe
 	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-func (s *panickingStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	if s.method == "UpdateValues" && s.armed.Load() {
+func (s *panickingStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	if s.method == "UpdateIssue" && s.armed.Load() {
 		panic(fmt.Errorf("%s", s.message))
 	}
-	return s.Store.UpdateValues(ctx, owner, name, number, change)
+	return s.Store.UpdateIssue(ctx, snap, next)
 }
 
 // Tokens of panickingVerifier.
@@ -177,9 +177,9 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 	}{
 		{"Snapshot, list", "Snapshot", "GET", issue1, writerToken, ""},
 		{"Snapshot, anonymous list", "Snapshot", "GET", issue1, "", ""},
-		{"UpdateValues, add", "UpdateValues", "POST", issue1, writerToken, writeBody(fieldItem(notesID, `"x"`))},
-		{"UpdateValues, set", "UpdateValues", "PUT", issue1, writerToken, writeBody()},
-		{"UpdateValues, delete", "UpdateValues", "DELETE", issue1 + "/" + itoa(notesID), writerToken, ""},
+		{"UpdateIssue, add", "UpdateIssue", "POST", issue1, writerToken, writeBody(fieldItem(notesID, `"x"`))},
+		{"UpdateIssue, set", "UpdateIssue", "PUT", issue1, writerToken, writeBody()},
+		{"UpdateIssue, delete", "UpdateIssue", "DELETE", issue1 + "/" + itoa(notesID), writerToken, ""},
 		{"verifier, list", "", "GET", issue1, panicVerifyToken, ""},
 		{"verifier, add", "", "POST", issue1, panicVerifyToken, writeBody(fieldItem(notesID, `"x"`))},
 		{"Permissions, list", "", "GET", issue1, panicPermissionsToken, ""},

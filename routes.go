@@ -19,9 +19,9 @@ type route struct {
 	// permissions is the X-Accepted-<Vendor>-Permissions value: "," joins
 	// permissions needed together, "; " separates alternatives.
 	permissions string
-	// doc is the documentation page of the route's errors, relative to the
-	// handler's documentation URL ("" for it), and anchor the route's
-	// anchor on it.
+	// doc is the address of the documentation page of the route's errors,
+	// or "" for the handler's documentation URL, and anchor the route's
+	// anchor on that page.
 	doc, anchor string
 	// serve answers a request that matched the route.
 	serve func(*Handler, *call) error

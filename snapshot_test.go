@@ -14,9 +14,8 @@ import (
 )
 
 // recordingStore is a memstore that keeps every slice of fields and values it
-// handed the handler (from Snapshot, and to the change of UpdateValues)
-// beside a deep copy made at the time, so that a test can tell whether anyone
-// changed them afterwards.
+// handed the handler (from Snapshot) beside a deep copy made at the time, so
+// that a test can tell whether anyone changed them afterwards.
 type recordingStore struct {
 	*memstore.Store
 	mu     sync.Mutex
@@ -30,20 +29,8 @@ type returned[T any] struct{ slice, copy []T }
 func (s *recordingStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	snap, err := s.Store.Snapshot(ctx, owner, name, number)
 	record(&s.mu, &s.fields, snap.Fields, func(f *issuefields.Field) { f.Options = slices.Clone(f.Options) })
-	s.recordValues(snap.Values)
+	record(&s.mu, &s.values, snap.Issue.Values, func(v *issuefields.Value) { v.OptionIDs = slices.Clone(v.OptionIDs) })
 	return snap, err
-}
-
-func (s *recordingStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		record(&s.mu, &s.fields, snap.Fields, func(f *issuefields.Field) { f.Options = slices.Clone(f.Options) })
-		s.recordValues(snap.Values)
-		return change(snap)
-	})
-}
-
-func (s *recordingStore) recordValues(values []issuefields.Value) {
-	record(&s.mu, &s.values, values, func(v *issuefields.Value) { v.OptionIDs = slices.Clone(v.OptionIDs) })
 }
 
 // record appends slice and a deep copy of it, made with cloneInner on each

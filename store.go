@@ -24,6 +24,11 @@ var (
 	// slower than the store's time bound. It becomes 503 Service
 	// Unavailable with a Retry-After header.
 	ErrUnavailable = errors.New("issuefields: service unavailable")
+
+	// ErrChanged reports that a store no longer holds what a Snapshot
+	// showed, so Store.UpdateIssue stored nothing. The handler reads a new
+	// Snapshot and decides the write again; a client never sees it.
+	ErrChanged = errors.New("issuefields: changed since the snapshot")
 )
 
 // Store keeps repositories, issues, their organizations' field definitions
@@ -31,6 +36,11 @@ var (
 // (what add, set and delete mean, validation, authorization) on top of it;
 // a store only stores. It never validates a value, and never changes one it
 // was given.
+//
+// A write is a compare-and-set: the handler reads a Snapshot, decides the
+// write on it, and asks UpdateIssue to store the result only if the store
+// still holds what the Snapshot showed. When it does not, the handler reads
+// a new Snapshot and decides again, so no concurrent change is lost.
 //
 // The handler calls a Store from many goroutines at once, with the request's
 // context, which carries the caller's Principal (see PrincipalFromContext).
@@ -43,10 +53,10 @@ var (
 // must never change one afterwards: a store that hands out the same slice
 // while nothing changes replaces it when something does.
 //
-// Errors: the methods return ErrNotFound and ErrIssueDeleted as documented
-// below, an error that wraps ErrUnavailable (with the cause) when the store
-// cannot serve now, and any other error for a fault. The handler never shows
-// a store's error text to a client; it logs it.
+// Errors: the methods return ErrNotFound, ErrIssueDeleted and ErrChanged as
+// documented below, an error that wraps ErrUnavailable (with the cause) when
+// the store cannot serve now, and any other error for a fault. The handler
+// never shows a store's error text to a client; it logs it.
 //
 // The storetest package checks an implementation against this contract.
 type Store interface {
@@ -59,56 +69,47 @@ type Store interface {
 	// it finds of the issue is the Snapshot's, not an error.
 	Snapshot(ctx context.Context, owner, name string, number int64) (Snapshot, error)
 
-	// UpdateValues finds what Snapshot would find for issue number of the
-	// repository owner/name, calls change with it, and stores the values
-	// change returns as the issue's values, as one atomic step: what it
-	// stores was computed from a Snapshot that the store still holds when
-	// it stores (the repository that owner/name names, with its owner,
-	// name and privacy; the issue where it is, live, at that version; the
-	// fields of the repository's owner), so no concurrent write is lost.
-	// The new values get a new version, which UpdateValues returns and
-	// which differs from every version the issue had before. Writes to
-	// different issues should not wait for each other.
-	//
-	// change may be called more than once, and must not modify the
-	// Snapshot; only the last call counts. A store may first call it with
-	// a Snapshot it kept from an earlier read, which may be stale; it must
-	// then call it again with one it reads whenever what it would store is
-	// no longer current, or change returned an error: an error is final
-	// only from a Snapshot read for this call. When the last call returns
-	// an error, UpdateValues stores nothing and returns an error that
-	// wraps it. When the Snapshot shows no live issue number in the
-	// repository (IssueErr is not nil, or the issue is elsewhere), it
-	// stores nothing either, and returns an error that wraps that of
-	// change or, if change returned values, ErrIssueDeleted or
-	// ErrNotFound. It returns an error that wraps ErrNotFound, without
-	// calling change, when no repository has or had the name owner/name.
-	UpdateValues(ctx context.Context, owner, name string, number int64, change func(Snapshot) ([]Value, error)) (Version, error)
+	// UpdateIssue stores the content of next as the issue that snap shows
+	// live in snap.Repository, under a new version, which it returns, if
+	// the store still holds what snap showed: that issue live there at
+	// snap.Issue.Version, the repository (its ID, owner, name, privacy and
+	// whether an organization owns it) and the fields of its owner.
+	// Otherwise it stores nothing and returns an error that wraps
+	// ErrChanged. It ignores next's Repository, Number and Version. snap is
+	// a Snapshot of this store, passed back as it was, and may be old: the
+	// handler keeps Snapshots. Writes to different issues should not wait
+	// for each other.
+	UpdateIssue(ctx context.Context, snap Snapshot, next Issue) (Version, error)
 }
 
-// Snapshot is what Store.Snapshot reads for a request for one issue's values.
+// Snapshot is what Store.Snapshot reads for a request for one issue, as one
+// state of the store; Store.UpdateIssue checks it against the state the
+// store holds when it stores.
 type Snapshot struct {
 	// Repository is the repository that the request's owner/name names,
 	// under its current owner and name.
 	Repository Repository
 
-	// Issue is where the issue asked for is now: in Repository with the same
-	// number, or, for an issue that was transferred (perhaps more than
+	// Issue is the issue asked for, where it is now: in Repository with the
+	// same number, or, for an issue that was transferred (perhaps more than
 	// once), in the repository and with the number it has now. IssueErr is
 	// nil when there is such an issue, and otherwise wraps ErrNotFound (no
-	// issue ever had that number in Repository) or ErrIssueDeleted.
+	// issue ever had that number in Repository) or ErrIssueDeleted. The
+	// issue's content and Version are read only when it is still in
+	// Repository under its number; otherwise the handler does not read them.
 	Issue    Issue
 	IssueErr error
 
-	// Fields, Values and Version describe the issue asked for, when it is
-	// still in Repository under its number (IssueErr is nil, and Issue is
-	// not elsewhere): the fields of the organization that owns Repository,
-	// in the organization's order (none for a repository owned by a user);
-	// the values stored on the issue, in the order they were last written;
-	// and their version. Otherwise the handler does not read them.
-	Fields  []Field
-	Values  []Value
-	Version Version
+	// Fields are the fields of the organization that owns Repository, in
+	// the organization's order (none for a repository owned by a user),
+	// read when Issue is still in Repository under its number.
+	Fields []Field
+
+	// Revision is the store's own record of what the Snapshot shows besides
+	// the issue (the repository, its owner and the owner's fields), which
+	// UpdateIssue checks; the handler passes it back untouched. A store that
+	// checks those otherwise leaves it empty.
+	Revision string
 }
 
 // Repository is a repository as the store currently knows it.
@@ -132,12 +133,20 @@ type Repository struct {
 	OwnedByOrganization bool
 }
 
-// Issue is an issue as the store currently knows it.
+// Issue is the record of one issue: where it is, what it holds and its
+// version. Its content is everything but Repository, Number and Version
+// (today its Values), which Store.UpdateIssue stores as one.
 type Issue struct {
 	// Repository is the repository that holds the issue now.
 	Repository Repository
 	// Number is the issue's number in Repository.
 	Number int64
+	// Values are the values of the issue's fields, in the order they were
+	// last written.
+	Values []Value
+	// Version names the state of the issue: every change that a store
+	// stores gives the issue a version it never had before.
+	Version Version
 }
 
 // Key returns the key under which the issue's values are stored.
@@ -170,10 +179,10 @@ type Value struct {
 	OptionIDs []int64
 }
 
-// Version is an opaque token that identifies one state of an issue's values.
-// A store gives every state of an issue's values a version that the issue
-// never had before, so two Snapshots show the same version exactly when no
-// UpdateValues of the issue committed in between. The handler only compares
+// Version is an opaque token that identifies one state of an issue. A store
+// gives every change of an issue that it stores a version that the issue
+// never had before, so two Snapshots show the same version exactly when
+// nothing was stored for the issue in between. The handler only compares
 // versions for equality: the ETag of a list names the issue, its version and
 // the definitions of its organization's fields.
 type Version string
@@ -214,6 +223,12 @@ type FieldManager interface {
 	// returns an error that wraps ErrNotFound as OrganizationFields does.
 	// Every Snapshot and OrganizationFields that begins after ChangeFields
 	// returns sees the change, on every server that shares the store.
+	//
+	// ChangeFields takes a function, where UpdateIssue takes a result,
+	// because the new IDs are given inside the store's atomic step, from
+	// the organization's counter that only the store holds, and because
+	// the handler's change is pure: it reads no request body and calls
+	// nothing, so the store may call it under its lock, or again.
 	//
 	// The handler's change gives no new or renamed field or option a name
 	// that another one has (as ValidateFields compares names), and names

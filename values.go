@@ -1,7 +1,6 @@
 package issuefields
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,8 +10,8 @@ import (
 
 // The values routes: list, add, set and delete the field values of an issue.
 // A list reads one Snapshot of the store (findIssue) and answers from it; a
-// write is one UpdateValues, whose change decides the write on the Snapshot
-// the store gives it (commit).
+// write runs the write sequence (commit, write.go), which decides it here
+// (decide).
 
 // maxItems is the largest number of items one request may write.
 const maxItems = 25
@@ -29,7 +28,7 @@ func (h *Handler) listValues(c *call) error {
 	key := snap.Issue.Key()
 	// A kept list has the ETag; without one, a 304 needs only the ETag,
 	// and the list is rendered after the check.
-	sum := etagSumOf(key, snap.Version, h.fieldSums.of(snap.Fields))
+	sum := etagSumOf(key, snap.Issue.Version, h.fieldSums.of(snap.Fields))
 	list := h.lists.get(key, sum)
 	var tag string
 	if list != nil {
@@ -43,7 +42,7 @@ func (h *Handler) listValues(c *call) error {
 		return nil
 	}
 	if list == nil {
-		list = renderList(key, snap.Fields, snap.Values, sum)
+		list = renderList(key, snap.Fields, snap.Issue.Values, sum)
 		h.lists.put(key, list)
 	}
 	p := pageOf(c.r.URL.RawQuery, list.count())
@@ -80,9 +79,10 @@ func (h *Handler) writeValues(c *call, w *write) error {
 // deleteValue serves DELETE: the field's value goes; a field without a value
 // on the issue is 404.
 func (h *Handler) deleteValue(c *call) error {
-	w := &write{action: ActionDeleted}
+	id := c.r.PathValue("issue_field_id")
+	w := &write{action: ActionDeleted, suffix: "/" + id}
 	var ok bool
-	if w.fieldID, ok = parsePositiveInt(c.r.PathValue("issue_field_id")); !ok {
+	if w.fieldID, ok = parsePositiveInt(id); !ok {
 		return ErrNotFound
 	}
 	if err := h.commit(c, w); err != nil {
@@ -163,125 +163,37 @@ func (h *Handler) locate(c *call, snap *Snapshot, owner, name string, number int
 	return nil
 }
 
-// A write is one add, set or delete of an issue's values, from the Snapshot
-// it was decided on to the state it committed.
-type write struct {
-	// h and c are the handler and the call that the write serves.
-	h      *Handler
-	c      *call
-	action Action
-	// owner, name and number are the issue that the path names, and
-	// suffix what follows the issue's path in a redirect (the field's ID
-	// for a delete).
-	owner, name string
-	number      int64
-	suffix      string
-	// fieldID is the field whose value a delete removes.
-	fieldID int64
-	// items are the items of an add or set body, and itemsErr what refused
-	// the body; read is set once the body was read. allowArrays is set for
-	// an add, whose items may write multi_select fields.
-	items             [][]byte
-	itemsErr          error
-	read, allowArrays bool
-	// snap is the Snapshot of the last call of change, and fieldsSum that
-	// of its fields.
-	snap      Snapshot
-	fieldsSum uint64
-	// before, after and version are the values before and after the write
-	// and their version, as the last call of change found them.
-	before, after []Value
-	version       Version
-}
-
-// errUnchanged tells UpdateValues that a write leaves the values as they
-// are, so there is nothing to store.
-var errUnchanged = errors.New("the values stay as they are")
-
-// commit applies w to the values of the issue that c's path names, with one
-// UpdateValues, and tells the notifier when something changed. The store
-// calls change with a Snapshot of the issue, perhaps more than once; each
-// call locates the issue, reads the body (once a request), validates its
-// items against the Snapshot's fields and decides the write under the
-// request's If-Match, so that a client can read, modify and write back
-// without losing a concurrent change. What the last call decided is the
-// answer.
-func (h *Handler) commit(c *call, w *write) error {
-	var err error
-	if w.owner, w.name, w.number, err = h.issuePath(c); err != nil {
-		return err
-	}
-	if w.action == ActionDeleted {
-		w.suffix = "/" + c.r.PathValue("issue_field_id")
-	}
-	w.h, w.c = h, c
-	version, err := h.store.UpdateValues(c.ctx(), w.owner, w.name, w.number, w.change)
-	switch {
-	case errors.Is(err, errUnchanged) && w.after != nil:
-		return nil
-	case err != nil:
-		return err
-	}
-	w.version = version
-	if h.notifier != nil {
-		h.notify(c, w)
-	}
-	return nil
-}
-
-// change is the change of w's UpdateValues: it locates the issue in snap
-// and decides the write on it.
-func (w *write) change(snap Snapshot) ([]Value, error) {
-	w.snap, w.after = snap, nil
-	if err := w.h.locate(w.c, &w.snap, w.owner, w.name, w.number, w.suffix); err != nil {
-		return nil, err
-	}
-	w.fieldsSum = w.h.fieldSums.of(snap.Fields)
-	return w.h.decide(w.c, w)
-}
-
 // decide returns the values that w makes of the values of w.snap, or the
 // error that refuses it (errUnchanged when the values stay as they are). An
-// add or set reads its items from the body on the first call, and validates
-// them against the fields of each. The write works on the values that the
-// fields show: a value of a field or an option that is gone no longer
-// counts, and is not kept.
+// add or set validates its items against the fields of w.snap. The write
+// works on the values that the fields show: a value of a field or an option
+// that is gone no longer counts, and is not kept. decide also checks the
+// request's If-Match, so that a client can read, modify and write back
+// without losing a concurrent change.
 func (h *Handler) decide(c *call, w *write) ([]Value, error) {
+	snap := &w.snap
+	w.fieldsSum = h.fieldSums.of(snap.Fields)
 	var updates []Value
 	if w.action != ActionDeleted {
 		var err error
-		if updates, err = w.updates(c, h.maxBodyBytes); err != nil {
+		if updates, err = parseItems(w.items, snap.Fields, w.allowArrays); err != nil {
 			return nil, err
 		}
 	}
 	if ifMatch := headerList(c.r, "If-Match"); ifMatch != "" &&
-		!etagListMatches(ifMatch, formatETag(etagSumOf(w.snap.Issue.Key(), w.snap.Version, w.fieldsSum)), false) {
+		!etagListMatches(ifMatch, formatETag(etagSumOf(snap.Issue.Key(), snap.Issue.Version, w.fieldsSum)), false) {
 		return nil, errPreconditionFailed
 	}
-	current := shownValues(w.snap.Values, w.snap.Fields)
+	current := shownValues(snap.Issue.Values, snap.Fields)
 	next, err := w.apply(current, updates)
 	if err != nil {
 		return nil, err
 	}
-	w.before, w.after, w.version = current, next, w.snap.Version
+	w.before, w.after, w.version = current, next, snap.Issue.Version
 	if sameValues(current, next) {
 		return nil, errUnchanged
 	}
 	return next, nil
-}
-
-// updates returns the values that the items of an add or set body give,
-// validated against the fields of w.snap. It reads the body, at most limit
-// bytes of it, on its first call.
-func (w *write) updates(c *call, limit int64) ([]Value, error) {
-	if !w.read {
-		w.read = true
-		w.items, w.itemsErr = readItems(c.w, c.r, limit)
-	}
-	if w.itemsErr != nil {
-		return nil, w.itemsErr
-	}
-	return parseItems(w.items, w.snap.Fields, w.allowArrays)
 }
 
 // apply returns the values that w makes of current, the values the fields

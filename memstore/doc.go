@@ -23,16 +23,17 @@
 // accounts, repositories and issues, which change only through the seed
 // methods; each issue has its own lock for its values and version.
 // [Store.Snapshot] reads under both, so what it returns is one state of the
-// store. [Store.UpdateValues] calls change with a Snapshot and no lock held,
-// then stores the result under both locks if the store still holds what the
-// Snapshot shows, and otherwise calls change again with a new Snapshot: a
-// write never waits for a change of another issue, nor holds a lock while
-// its own change runs.
+// store. [Store.UpdateIssue] compares the Snapshot it is given with what the
+// store holds under both locks (the repository, the slice of its owner's
+// fields, the issue's state and version), and stores the new values only
+// when nothing changed, else it returns [issuefields.ErrChanged]: a write
+// never waits for a write of another issue, and holds the locks only to
+// compare and store.
 //
-// Snapshot, UpdateValues and the field methods hand out the store's own
-// slices, without copying them, so a Snapshot of a live issue allocates
-// nothing: a write replaces a slice and never writes into one that was
-// handed out. What a caller passes in, or a change returns, is copied.
+// Snapshot and the field methods hand out the store's own slices, without
+// copying them, so a Snapshot of a live issue allocates nothing: a write
+// replaces a slice and never writes into one that was handed out. What a
+// caller passes in is copied.
 //
 // [Store.ChangeFields] serializes the changes of one organization's fields
 // on a lock of the organization, and calls change without holding the

@@ -43,7 +43,7 @@ func seedOne(t *testing.T, s *memstore.Store) (issuefields.Repository, issuefiel
 	if err != nil {
 		t.Fatal(err)
 	}
-	return repo, snap.Version, hook
+	return repo, snap.Issue.Version, hook
 }
 
 func TestEmptyDropsEverythingAndSeedsAgainAsNew(t *testing.T) {

@@ -43,29 +43,21 @@ func Example() {
 	}
 	fmt.Println("found:", snap.Repository.Owner+"/"+snap.Repository.Name, "issue", snap.Issue.Number, "with", len(snap.Fields), "fields")
 
-	// UpdateValues applies a change to a Snapshot that the store still holds
-	// when the write commits; a change that expects the version of the Snapshot, as an
-	// If-Match does, refuses once another write has committed.
-	ifMatch := func(version issuefields.Version, values []issuefields.Value) func(issuefields.Snapshot) ([]issuefields.Value, error) {
-		return func(current issuefields.Snapshot) ([]issuefields.Value, error) {
-			if current.Version != version {
-				return nil, errors.New("precondition failed")
-			}
-			return values, nil
-		}
-	}
+	// UpdateIssue stores new values if the store still holds what the
+	// Snapshot shows, as a compare-and-set; from the same Snapshot again,
+	// after that write, it stores nothing.
 	high := []issuefields.Value{{FieldID: 1, OptionIDs: []int64{11}}}
-	if _, err := s.UpdateValues(ctx, "octo-org", "greetings", 1, ifMatch(snap.Version, high)); err != nil {
+	if _, err := s.UpdateIssue(ctx, snap, issuefields.Issue{Values: high}); err != nil {
 		panic(err)
 	}
-	_, err = s.UpdateValues(ctx, "octo-org", "greetings", 1, ifMatch(snap.Version, nil))
-	fmt.Println("stale write:", err)
+	_, err = s.UpdateIssue(ctx, snap, issuefields.Issue{})
+	fmt.Println("stale write:", errors.Is(err, issuefields.ErrChanged))
 
 	snap, err = s.Snapshot(ctx, "octo-org", "greetings", 1)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("values: %+v\n", snap.Values)
+	fmt.Printf("values: %+v\n", snap.Issue.Values)
 
 	// A new field gets an ID above every ID the organization had.
 	fields, err := s.ChangeFields(ctx, "octo-org", func(current []issuefields.Field) ([]issuefields.Field, error) {
@@ -80,7 +72,7 @@ func Example() {
 	fmt.Println("unknown repository:", errors.Is(err, issuefields.ErrNotFound))
 	// Output:
 	// found: octo-org/greetings issue 1 with 2 fields
-	// stale write: memstore: issue 1 of "octo-org/greetings": precondition failed
+	// stale write: true
 	// values: [{FieldID:1 Text: Number:0 Date: OptionIDs:[11]}]
 	// new field: 13 Due
 	// unknown repository: true

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/webhook"
 )
@@ -42,21 +41,19 @@ func TestHooksHaveALockOfTheirOwn(t *testing.T) {
 	<-locked
 	served := make(chan error)
 	go func() {
-		_, err := s.Snapshot(ctx, "octocat", "hello", 1)
+		snap, err := s.Snapshot(ctx, "octocat", "hello", 1)
 		if err == nil {
-			_, err = s.UpdateValues(ctx, r.Owner, r.Name, 1, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-				return snap.Values, nil
-			})
+			_, err = s.UpdateIssue(ctx, snap, snap.Issue)
 		}
 		served <- err
 	}()
 	select {
 	case err := <-served:
 		if err != nil {
-			t.Errorf("Snapshot and UpdateValues while the hooks are locked: %v", err)
+			t.Errorf("Snapshot and UpdateIssue while the hooks are locked: %v", err)
 		}
 	case <-time.After(2 * time.Second):
-		t.Errorf("Snapshot and UpdateValues waited for the lock of the hooks")
+		t.Errorf("Snapshot and UpdateIssue waited for the lock of the hooks")
 	}
 	close(release)
 	if err := <-updated; err != nil {

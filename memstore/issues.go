@@ -83,7 +83,7 @@ func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo 
 }
 
 // SetValues replaces the values of issue number of owner/repo with a copy of
-// values and gives the issue a new version, as an UpdateValues would. It
+// values and gives the issue a new version, as an UpdateIssue would. It
 // does not check values against the organization's fields: seed data must be
 // valid, as the handler would have written it. It returns an error, and
 // changes nothing, if there is no such live issue.

@@ -52,14 +52,14 @@ func TestRepositoryIDsCountFromOne(t *testing.T) {
 	}
 }
 
-// TestIssueThatIsNotLive checks that Snapshot and UpdateValues tell a deleted
-// issue (ErrIssueDeleted) from one that was transferred away or never added
-// (ErrNotFound), where the contract of UpdateValues allows either.
+// TestIssueThatIsNotLive checks that Snapshot tells a deleted issue
+// (ErrIssueDeleted) from one that was transferred away or never added
+// (ErrNotFound), and that UpdateIssue stores nothing from a Snapshot of
+// either.
 func TestIssueThatIsNotLive(t *testing.T) {
 	ctx := context.Background()
 	s := memstore.New()
-	r, err := s.AddRepository("octocat", "hello", false)
-	if err != nil {
+	if _, err := s.AddRepository("octocat", "hello", false); err != nil {
 		t.Fatal(err)
 	}
 	for _, err := range []error{
@@ -75,22 +75,16 @@ func TestIssueThatIsNotLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 2: issuefields.ErrNotFound, 6: issuefields.ErrNotFound} {
-		if _, err := s.UpdateValues(ctx, r.Owner, r.Name, n, keep); !errors.Is(err, want) {
-			t.Errorf("UpdateValues(%q, %q, %d) = %v, want %v", r.Owner, r.Name, n, err, want)
-		}
-	}
 	// Issue 3 was transferred to 5, which was deleted.
 	for n, want := range map[int64]error{1: issuefields.ErrIssueDeleted, 3: issuefields.ErrIssueDeleted, 6: issuefields.ErrNotFound} {
-		if snap, err := s.Snapshot(ctx, "octocat", "hello", n); err != nil || !errors.Is(snap.IssueErr, want) {
+		snap, err := s.Snapshot(ctx, "octocat", "hello", n)
+		if err != nil || !errors.Is(snap.IssueErr, want) {
 			t.Errorf("Snapshot(%q, %q, %d) = %+v, %v; want IssueErr %v", "octocat", "hello", n, snap, err, want)
 		}
+		if _, err := s.UpdateIssue(ctx, snap, issuefields.Issue{}); !errors.Is(err, issuefields.ErrChanged) {
+			t.Errorf("UpdateIssue from the Snapshot of issue %d = %v, want ErrChanged", n, err)
+		}
 	}
-}
-
-// keep is a change that keeps the values as they are.
-func keep(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-	return snap.Values, nil
 }
 
 // TestSnapshotAllocatesNothing checks that a Snapshot of a live issue hands
@@ -140,7 +134,7 @@ func TestVersionsDifferAcrossStores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		versions[i] = snap.Version
+		versions[i] = snap.Issue.Version
 	}
 	if versions[0] == versions[1] {
 		t.Errorf("two stores filled alike both gave the version %q", versions[0])
@@ -264,7 +258,7 @@ func TestChangeFieldsHoldsUpOnlyItsOrganization(t *testing.T) {
 			}
 		}
 		if err == nil {
-			_, err = s.UpdateValues(ctx, "octo-org", "hello-world", 1, keep)
+			_, err = s.UpdateIssue(ctx, snap, snap.Issue)
 		}
 		if err == nil {
 			_, err = s.AddRepository("octo-org", "another", false)

@@ -41,7 +41,7 @@ func (s *Store) Snapshot(_ context.Context, owner, name string, number int64) (i
 	if key.RepositoryID == r.id && key.Number == number {
 		snap.Fields = slices.Clip(r.owner.fields)
 		is.mu.Lock()
-		snap.Values, snap.Version = slices.Clip(is.values), is.version
+		snap.Issue.Values, snap.Issue.Version = slices.Clip(is.values), is.version
 		is.mu.Unlock()
 	}
 	return snap, nil

@@ -24,9 +24,10 @@ func TestValuesKeptExactly(t *testing.T) {
 		{FieldID: 5, OptionIDs: []int64{math.MaxInt64, 1}},
 		{FieldID: 6, Date: "2024-02-29"},
 	}
-	_, err := s.UpdateValues(ctx, "octocat", "hello", 1, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-		return want, nil
-	})
+	snap, err := s.Snapshot(ctx, "octocat", "hello", 1)
+	if err == nil {
+		_, err = s.UpdateIssue(ctx, snap, issuefields.Issue{Values: want})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,5 +99,5 @@ func storedValues(t testing.TB, s *pgstore.Store, owner, repo string, number int
 	if err != nil {
 		t.Fatalf("reading the values of issue %d of %s/%s: %v", number, owner, repo, err)
 	}
-	return snap.Values, snap.Version
+	return snap.Issue.Values, snap.Issue.Version
 }

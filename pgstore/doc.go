@@ -26,19 +26,16 @@
 // made through any server sees a new version, and reads the fields with a
 // second query.
 //
-// A write of an issue that the Store read or wrote lately costs one: the
-// Store keeps the Snapshots it read or wrote lately, by the name and number
-// asked for, and [Store.UpdateValues] calls the handler's change with the one
-// kept and stores the result with one UPDATE that changes the issue's row
-// only if the database still holds what the Snapshot shows: the owner's
-// account is at the same snapshot version, which triggers replace on every
-// change to the account, its fields, its repositories and their names
-// (schema step 10), and the issue is live there at the same version. When it does not (another write or change, on this server or
-// another, got there first), when change refuses the kept Snapshot, or when
-// none is kept, UpdateValues reads a Snapshot, calls change again with it and
-// stores with the same UPDATE: two round trips, repeated while another write
-// gets there first, within the time bound. An error of change is returned
-// only from a call with a Snapshot read for this write.
+// A write costs one: [Store.UpdateIssue] is one UPDATE that stores the
+// values the handler decided on a Snapshot only if the database still holds
+// what the Snapshot shows: the issue live there at the same version, and the
+// owner's account at the snapshot version that the Snapshot's Revision
+// records, which triggers replace on every change to the account, its
+// fields, its repositories and their names (schema step 10). Otherwise it
+// stores nothing and returns [issuefields.ErrChanged], and the handler reads
+// a Snapshot and decides again. The handler keeps the Snapshot of its last
+// write of each issue and starts the next write from it, so a write after a
+// write is one round trip, and a first write two.
 //
 // # Bounded waits
 //
@@ -47,10 +44,10 @@
 // Past it the operation fails with an error that wraps
 // [issuefields.ErrUnavailable], which the handler answers with 503 and
 // Retry-After. The pool of [Open] also gives the bound to the database as
-// the connections' statement_timeout and lock_timeout. Writers of one issue
-// take turns in the process before they take a connection, so an issue whose
-// row is locked elsewhere holds one connection, not the pool; its writes
-// answer 503 after the bound while every other request is served. [PoolSize]
+// the connections' statement_timeout and lock_timeout. The handler's writers
+// of one issue take turns before they call the Store, so an issue whose row
+// is locked elsewhere holds one connection, not the pool; its writes answer
+// 503 after the bound while every other request is served. [PoolSize]
 // sets the pool's size ([DefaultMaxConns]); no operation holds more than one
 // connection, so the pool cannot deadlock against itself.
 //
@@ -152,10 +149,10 @@
 // Any number of servers may share one database. The UPDATE that stores a
 // write checks the issue's version under the row's lock, so of concurrent
 // writers that read the same version exactly one succeeds, on one server or
-// on several, and the others write again under the lock; writes to different
-// issues lock different rows and do not wait for each other. Versions come
-// from the database, so every server hands out the same ETag for the same
-// state of an issue.
+// on several, and the others get ErrChanged and decide again; writes to
+// different issues lock different rows and do not wait for each other.
+// Versions come from the database, so every server hands out the same ETag
+// for the same state of an issue.
 //
 // A Store is an [issuefields.FieldManager]. [Store.ChangeFields] is one
 // transaction that locks the organization's row, reads its fields, gives each

@@ -6,7 +6,7 @@ import "context"
 // [Store.Reload]) through any Store on the database, as the database holds
 // it now: the epoch of its data. A webhook.Notifier given the Store as
 // webhook.Options.Epochs asks it before each delivery, and drops the
-// delivery of a write made in an earlier epoch, which [Store.UpdateValues]
+// delivery of a write made in an earlier epoch, which [Store.UpdateIssue]
 // records (webhook.MarkEpoch). A count above the one s knew makes s forget
 // what it keeps in memory, as after its own Empty.
 func (s *Store) Epoch(ctx context.Context) (int64, error) {
@@ -36,7 +36,6 @@ func (s *Store) saw(resets int64) {
 			break
 		}
 	}
-	s.kept.forgetAll()
 	s.recent.forgetAll()
 	s.fields.forgetAll()
 	s.hooks.forget()

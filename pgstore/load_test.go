@@ -39,7 +39,7 @@ func TestLoadIfEmptyIsAllOrNothing(t *testing.T) {
 	stores, _ := twoStores(t)
 	loaded, err := stores[0].LoadIfEmpty(ctx, func(ctx context.Context, into *pgstore.Store) error {
 		seedSmall(t, into)
-		if snap, err := into.Snapshot(ctx, "octo-org", "hello", 1); err != nil || snap.IssueErr != nil || len(snap.Values) != 1 {
+		if snap, err := into.Snapshot(ctx, "octo-org", "hello", 1); err != nil || snap.IssueErr != nil || len(snap.Issue.Values) != 1 {
 			t.Errorf("within the load, Snapshot of octo-org/hello#1 = %+v, %v, want the value just seeded", snap, err)
 		}
 		if !isEmpty(t, stores[1]) {
@@ -129,7 +129,7 @@ func TestReloadIsOneStep(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Reload: %v", err)
 	}
-	if snap := <-read; snap.IssueErr != nil || len(snap.Values) != 1 {
+	if snap := <-read; snap.IssueErr != nil || len(snap.Issue.Values) != 1 {
 		t.Errorf("a read during the reload = %+v, want the data loaded", snap)
 	}
 	if values, _ := storedValues(t, stores[0], "octo-org", "hello", 1); len(values) != 1 {

@@ -52,9 +52,9 @@ func Timeout(d time.Duration) Option {
 }
 
 // PoolSize sets the number of connections of the pool that [Open] creates.
-// Writers of one issue take turns in the process before they take a
-// connection, so an issue that is locked elsewhere holds at most one
-// connection, and every other request finds the rest. n must be positive; the
+// The handler's writers of one issue take turns before they call the Store,
+// so an issue that is locked elsewhere holds at most one connection per
+// handler, and every other request finds the rest. n must be positive; the
 // default is [DefaultMaxConns]. A pool given to [New] keeps its own size, and
 // New refuses this option.
 func PoolSize(n int) Option {

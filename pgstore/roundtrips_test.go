@@ -40,11 +40,12 @@ func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepar
 
 // TestRoundTrips checks that, once its connection has prepared its
 // statements, the handler over a Store answers a list with one round trip to
-// the database (the Snapshot); a write of an issue that the Store read or
-// wrote last with one (the UPDATE that stores what the write made of the
-// Snapshot kept, if the database still holds what it shows); a write that
-// changes nothing with one (the Snapshot that confirms it); and a write of an
-// issue that the Store has not read with two (the Snapshot, and the UPDATE).
+// the database (the Snapshot); a write of an issue that the handler wrote
+// last with one (the UPDATE that stores what the write decided on the
+// Snapshot that the handler kept, if the database still holds what it
+// shows), lists in between or not; a write that changes nothing with one
+// (the Snapshot that confirms it); and a write of an issue that the handler
+// has not written with two (the Snapshot, and the UPDATE).
 func TestRoundTrips(t *testing.T) {
 	cfg, _ := newBoundedStore(t, 2, 2)
 	trips := &roundTrips{}

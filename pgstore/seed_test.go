@@ -75,7 +75,7 @@ func script(s storetest.Store) string {
 		say(s.DeleteIssue("octo-org", "hello-world", n+1))
 		say(s.SetValues("octo-org", "hello-world", n, nil))
 		snap, err := s.Snapshot(ctx, "octo-org", "hello-world", n)
-		say(err, snap.Issue, sentinel(snap.IssueErr))
+		say(err, snap.Issue.Repository, snap.Issue.Number, snap.Issue.Values, sentinel(snap.IssueErr))
 	}
 	return b.String()
 }

@@ -12,8 +12,8 @@ import (
 
 // snapshotQuery finds, in one statement, the repository that owner/name ($1,
 // $2 as name keys) names, its owner's account and the account's snapshot
-// version (which versions its fields too), and the row of its issue $3: state, where a transferred
-// issue went, version and values. A repository that does not exist gives no
+// version (which versions its fields too), and the row of its issue $3:
+// state, where a transferred issue went, version and values. A repository that does not exist gives no
 // row; an issue that does not exist gives NULLs.
 const snapshotQuery = `
 	SELECT r.id, a.login, r.name, r.private, a.organization, a.id, a.snapshot_version,
@@ -31,64 +31,49 @@ const snapshotQuery = `
 // from memory when the version of the owner's fields that the query reads is
 // the one kept; otherwise a second query reads them, and they are kept for
 // the next requests. An issue that was transferred takes a second query too,
-// which follows its transfers. A Snapshot of a live issue is kept, for the
-// next [Store.UpdateValues] of the issue by the same name.
+// which follows its transfers. The Snapshot's Revision holds the owner's
+// account and its snapshot version, which [Store.UpdateIssue] checks.
 func (s *Store) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
-	r, err := s.readBounded(ctx, owner, name, number)
-	return r.snap, err
-}
-
-// readBounded is read, bounded by the store's timeout.
-func (s *Store) readBounded(ctx context.Context, owner, name string, number int64) (kept, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	return s.read(ctx, owner, name, number)
-}
-
-// read reads the Snapshot of issue number of owner/name, as Snapshot
-// describes, with what a write from it checks, and keeps it when it shows
-// the issue live where it was asked for.
-func (s *Store) read(ctx context.Context, owner, name string, number int64) (kept, error) {
-	var k kept
-	snap := &k.snap
+	var snap issuefields.Snapshot
 	r := &snap.Repository
+	var at revision
 	var st issueState
 	var version *int64
 	var data []byte
 	var state *string
 	err := s.db.QueryRow(ctx, snapshotQuery, nameKey(owner), nameKey(name), number).Scan(
-		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &k.ownerID, &k.snapshotVersion,
+		&r.ID, &r.Owner, &r.Name, &r.Private, &r.OwnedByOrganization, &at.owner, &at.version,
 		&state, &st.movedToRepository, &st.movedToNumber, &version, &data)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return k, fmt.Errorf("pgstore: repository %q: %w", owner+"/"+name, issuefields.ErrNotFound)
+		return snap, fmt.Errorf("pgstore: repository %q: %w", owner+"/"+name, issuefields.ErrNotFound)
 	case err != nil:
-		return k, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
+		return snap, wrap(fmt.Sprintf("read issue %d of repository %q", number, owner+"/"+name), err)
 	}
 	key := issuefields.IssueKey{RepositoryID: r.ID, Number: number}
 	switch {
 	case state == nil:
 		snap.IssueErr = noIssue(key)
-		return k, nil
+		return snap, nil
 	case *state == "transferred":
 		snap.Issue, snap.IssueErr = s.issue(ctx, key)
-		return k, nil
+		return snap, nil
 	}
 	st.state = *state
 	if snap.IssueErr = st.check(describe(key)); snap.IssueErr != nil {
-		return k, nil
+		return snap, nil
 	}
-	snap.Issue = issuefields.Issue{Repository: snap.Repository, Number: number}
-	if snap.Values, err = s.decode(key, *version, data); err != nil {
-		return k, err
+	snap.Issue = issuefields.Issue{Repository: snap.Repository, Number: number, Version: formatVersion(*version)}
+	if snap.Issue.Values, err = s.decode(key, *version, data); err != nil {
+		return snap, err
 	}
-	k.version = *version
-	snap.Version = formatVersion(*version)
-	if snap.Fields, err = s.fields.of(ctx, s.db, k.ownerID, k.snapshotVersion); err != nil {
-		return k, err
+	if snap.Fields, err = s.fields.of(ctx, s.db, at.owner, at.version); err != nil {
+		return snap, err
 	}
-	s.kept.put(placeOf(owner, name, number), k)
-	return k, nil
+	snap.Revision = at.String()
+	return snap, nil
 }
 
 // decode returns the values of key at version, which data holds: the kept

@@ -31,10 +31,8 @@ type Store struct {
 	// resets is the count of resets that the Store has seen, which
 	// Epoch reads and Empty, Reload and every write learn.
 	resets   atomic.Int64
-	turns    turns
 	fields   fieldsCache
 	recent   recentValues
-	kept     keptSnapshots
 	hooks    hooksCache
 	limiters limiterSet
 }

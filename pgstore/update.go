@@ -2,8 +2,11 @@ package pgstore
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/internal/clone"
@@ -11,101 +14,35 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// UpdateValues calls change with a Snapshot of issue number of owner/name
-// and stores what change returns as the issue's values under a new version,
-// as [issuefields.Store] describes.
+// accountVersionSQL is schema step 10: one version of all that a Snapshot
+// shows of an account and its repositories, which a write checks with one
+// lookup.
 //
-// When this process keeps a Snapshot of the place (a Snapshot or a write
-// kept it), UpdateValues calls change with it and stores the result with one
-// UPDATE that changes the issue's row only if the database still holds what
-// the Snapshot shows: one round trip. Otherwise it reads a Snapshot first:
-// two. That first call of change, which reads the request's body, runs
-// before the write takes its turn and its time bound. Writers of one place in
-// this process then take turns, before they take a connection of the pool.
-// When the UPDATE finds the database moved on, or change refused a kept
-// Snapshot (which may be stale), UpdateValues calls change again with the
-// Snapshot that another writer of this process kept meanwhile, if any, and
-// then with Snapshots it reads, storing with the same UPDATE, while another
-// write gets there first, within the time bound. An error of change is
-// returned only from a call with a Snapshot read for this write.
-func (s *Store) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	at := placeOf(owner, name, number)
-	what := fmt.Sprintf("write the values of issue %d of repository %q", number, owner+"/"+name)
-	k, kept := s.kept.get(at)
-	if !kept {
-		var err error
-		if k, err = s.readBounded(ctx, owner, name, number); err != nil {
-			return "", err
-		}
-	}
-	next, changeErr := change(k.snap)
-	if changeErr != nil && !kept {
-		return "", fmt.Errorf("pgstore: %s: %w", what, changeErr)
-	}
-	ctx, cancel := s.bound(ctx)
-	defer cancel()
-	release, err := s.turns.take(ctx, at)
-	if err != nil {
-		return "", wrap("wait for the turn to "+what, err)
-	}
-	defer release()
-	// A writer of this process that had the turn before may have kept a
-	// newer Snapshot meanwhile: k is then stale, and the write starts from
-	// that one instead.
-	other, ok := s.kept.get(at)
-	moved := ok && other.version != k.version
-	if changeErr == nil && !moved {
-		if !kept {
-			if err := notHere(&k.snap, number); err != nil {
-				return "", err
-			}
-		}
-		version, stored, err := s.swap(ctx, at, &k, next)
-		if stored || err != nil {
-			return version, err
-		}
-	}
-	if moved {
-		if next, err := change(other.snap); err == nil {
-			version, stored, err := s.swap(ctx, at, &other, next)
-			if stored || err != nil {
-				return version, err
-			}
-		}
-	}
-	for {
-		k, err := s.read(ctx, owner, name, number)
-		if err != nil {
-			return "", err
-		}
-		next, err := change(k.snap)
-		if err != nil {
-			return "", fmt.Errorf("pgstore: %s: %w", what, err)
-		}
-		if err := notHere(&k.snap, number); err != nil {
-			return "", err
-		}
-		version, stored, err := s.swap(ctx, at, &k, next)
-		if stored || err != nil {
-			return version, err
-		}
-		if err := ctx.Err(); err != nil {
-			return "", wrap(what, err)
-		}
-	}
+//go:embed migrations/010_snapshot_version.sql
+var accountVersionSQL string
+
+// A revision is what a Snapshot's Revision records of all that it shows
+// besides the issue: the account that owns the repository, and the
+// account's snapshot version, which every change to the account, its fields,
+// its repositories and their names replaces (schema step 10).
+type revision struct {
+	owner, version int64
 }
 
-// notHere returns the error of a Snapshot that shows no live issue number
-// in its Repository, and nil for one that does.
-func notHere(snap *issuefields.Snapshot, number int64) error {
-	key := issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}
-	switch {
-	case snap.IssueErr != nil:
-		return snap.IssueErr
-	case snap.Issue.Key() != key:
-		return fmt.Errorf("pgstore: %s was transferred to %s: %w", describe(key), describe(snap.Issue.Key()), issuefields.ErrNotFound)
-	}
-	return nil
+// String returns r as a Snapshot's Revision holds it.
+func (r revision) String() string {
+	return strconv.FormatInt(r.owner, 10) + "." + strconv.FormatInt(r.version, 10)
+}
+
+// parseRevision returns the revision that s holds, and false when String
+// did not make s.
+func parseRevision(s string) (revision, bool) {
+	owner, version, ok := strings.Cut(s, ".")
+	var r revision
+	var errOwner, errVersion error
+	r.owner, errOwner = strconv.ParseInt(owner, 10, 64)
+	r.version, errVersion = strconv.ParseInt(version, 10, 64)
+	return r, ok && errOwner == nil && errVersion == nil
 }
 
 // swapQuery stores $3 as the values of issue $2 of repository $1 under the
@@ -121,35 +58,45 @@ const swapQuery = `
 		AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)
 	RETURNING (SELECT count FROM resets)`
 
-// swap stores values as the values of the issue of k, a Snapshot of the
-// place at, if the database still holds what k shows, in one statement. It
-// reports whether it stored them, and returns the new version when it did,
-// keeping the Snapshot it made, and recording in ctx's mark the epoch of the
-// write (webhook.MarkEpoch). The caller has the place's turn.
-func (s *Store) swap(ctx context.Context, at place, k *kept, values []issuefields.Value) (issuefields.Version, bool, error) {
-	r := &k.snap.Repository
-	what := "write the values of " + describe(k.snap.Issue.Key())
-	data, err := encodeValues(values)
-	if err != nil {
-		return "", false, fmt.Errorf("pgstore: %s: %w", what, err)
+// UpdateIssue stores next's values as the values of the issue that snap
+// shows live in its repository, under the next version, as
+// [issuefields.Store] describes, with one UPDATE: one round trip, which
+// changes the issue's row only if the database still holds what snap shows
+// (the issue live at snap's version, and the owner's account at the snapshot
+// version of snap's Revision). Otherwise it returns an error that wraps
+// [issuefields.ErrChanged]. It records in ctx's mark the epoch of the write
+// (webhook.MarkEpoch), and keeps the values it stored, so that the next
+// Snapshot of that version need not decode them.
+func (s *Store) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	key := snap.Issue.Key()
+	at, ok := parseRevision(snap.Revision)
+	version, err := strconv.ParseInt(string(snap.Issue.Version), 10, 64)
+	if snap.IssueErr != nil || key.RepositoryID != snap.Repository.ID || !ok || err != nil {
+		return "", changed(key)
 	}
+	data, err := encodeValues(next.Values)
+	if err != nil {
+		return "", fmt.Errorf("pgstore: write the values of %s: %w", describe(key), err)
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	var resets int64
-	err = s.db.QueryRow(ctx, swapQuery, r.ID, at.number, data, k.version, k.ownerID, k.snapshotVersion).Scan(&resets)
+	err = s.db.QueryRow(ctx, swapQuery, key.RepositoryID, key.Number, data, version, at.owner, at.version).Scan(&resets)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		s.kept.forget(at)
-		return "", false, nil
+		return "", changed(key)
 	case err != nil:
-		return "", false, wrap(what, err)
+		return "", wrap("write the values of "+describe(key), err)
 	}
 	s.saw(resets)
 	webhook.MarkEpoch(ctx, resets)
-	// The row had version k.version, so it has the next one now.
-	next := *k
-	next.version++
-	next.snap.Version = formatVersion(next.version)
-	next.snap.Values = clone.Values(values)
-	s.kept.put(at, next)
-	s.recent.put(k.snap.Issue.Key(), next.version, next.snap.Values)
-	return next.snap.Version, true, nil
+	// The row had version, so it has the next one now.
+	s.recent.put(key, version+1, clone.Values(next.Values))
+	return formatVersion(version + 1), nil
+}
+
+// changed returns the error of an UpdateIssue of key from a Snapshot that
+// the database no longer holds.
+func changed(key issuefields.IssueKey) error {
+	return fmt.Errorf("pgstore: %s: %w", describe(key), issuefields.ErrChanged)
 }

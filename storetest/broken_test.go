@@ -21,9 +21,6 @@ import (
 // The stores in this file each break one rule of the contract, on top of a
 // memstore.Store that keeps the data.
 
-// A change is what UpdateValues applies to an issue's values.
-type change = func(issuefields.Snapshot) ([]issuefields.Value, error)
-
 // A fieldsChange is what ChangeFields applies to an organization's fields.
 type fieldsChange = func(current []issuefields.Field) ([]issuefields.Field, error)
 
@@ -73,7 +70,7 @@ func (s snapshotEdit) Snapshot(ctx context.Context, owner, name string, number i
 	if err != nil {
 		return snap, err
 	}
-	snap.Fields, snap.Values = deepFields(snap.Fields), deep(snap.Values) // memstore's slices are shared
+	snap.Fields, snap.Issue.Values = deepFields(snap.Fields), deep(snap.Issue.Values) // memstore's slices are shared
 	if err := s.edit(owner, name, number, &snap); err != nil {
 		return issuefields.Snapshot{}, err
 	}
@@ -125,8 +122,7 @@ func (s *oneFieldsBuffer) Snapshot(ctx context.Context, owner, name string, numb
 	return snap, err
 }
 
-// valuesEdit changes the values that Snapshot shows and UpdateValues gives
-// change.
+// valuesEdit changes the values that Snapshot shows.
 type valuesEdit struct {
 	*memstore.Store
 	edit func([]issuefields.Value)
@@ -134,17 +130,9 @@ type valuesEdit struct {
 
 func (s valuesEdit) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	snap, err := s.Store.Snapshot(ctx, owner, name, number)
-	snap.Values = deep(snap.Values) // memstore's values are shared
-	s.edit(snap.Values)
+	snap.Issue.Values = deep(snap.Issue.Values) // memstore's values are shared
+	s.edit(snap.Issue.Values)
 	return snap, err
-}
-
-func (s valuesEdit) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		snap.Values = deep(snap.Values)
-		s.edit(snap.Values)
-		return change(snap)
-	})
 }
 
 // valuesOverwritten hands out memstore's values as they are, and its
@@ -164,7 +152,7 @@ func (s *valuesOverwritten) Snapshot(ctx context.Context, owner, name string, nu
 	if err == nil && snap.IssueErr == nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.handedOut[snap.Issue.Key()] = snap.Values
+		s.handedOut[snap.Issue.Key()] = snap.Issue.Values
 	}
 	return snap, err
 }
@@ -180,7 +168,7 @@ func (s *valuesOverwritten) SetValues(owner, repo string, number int64, values [
 	return s.Store.SetValues(owner, repo, number, values)
 }
 
-// aliasing keeps in(the values that a change returns) for each issue, and
+// aliasing keeps in(the values that UpdateIssue stores) for each issue, and
 // shows out(those values) in their place.
 type aliasing struct {
 	*memstore.Store
@@ -194,125 +182,68 @@ func (s *aliasing) Snapshot(ctx context.Context, owner, name string, number int6
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if kept, ok := s.kept[snap.Issue.Key()]; ok && err == nil && snap.IssueErr == nil {
-		snap.Values = s.out(kept)
+		snap.Issue.Values = s.out(kept)
 	}
 	return snap, err
 }
 
-func (s *aliasing) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		key := snap.Issue.Key()
+func (s *aliasing) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	v, err := s.Store.UpdateIssue(ctx, snap, next)
+	if err == nil {
 		s.mu.Lock()
-		if kept, ok := s.kept[key]; ok {
-			snap.Values = s.out(kept)
-		}
+		s.kept[snap.Issue.Key()] = s.in(next.Values)
 		s.mu.Unlock()
-		next, err := change(snap)
-		if err == nil {
-			s.mu.Lock()
-			s.kept[key] = s.in(next)
-			s.mu.Unlock()
-		}
-		return next, err
-	})
-}
-
-// notAtomic reads a Snapshot, calls change with it outside the issue's lock,
-// and writes what it returns over whatever the issue holds by then.
-type notAtomic struct{ *memstore.Store }
-
-func (s notAtomic) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	snap, err := s.Store.Snapshot(ctx, owner, name, number)
-	if err != nil {
-		return "", err
-	}
-	next, err := change(snap)
-	if err != nil {
-		return "", err
-	}
-	time.Sleep(time.Millisecond)
-	return s.Store.UpdateValues(ctx, owner, name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-		return next, nil
-	})
-}
-
-// keptSnapshots keeps, for each issue asked for, the Snapshot it last read
-// or wrote, and calls change with it first. With final, it returns the error
-// of that call instead of calling change again with the current Snapshot;
-// otherwise it stores what that call returns, current or not.
-type keptSnapshots struct {
-	*memstore.Store
-	final bool
-	mu    sync.Mutex
-	kept  map[string]issuefields.Snapshot
-}
-
-// keyOf is the key under which keptSnapshots keeps what it read of issue
-// number of owner/name.
-func keyOf(owner, name string, number int64) string {
-	return strings.ToLower(owner+"/"+name) + "#" + strconv.FormatInt(number, 10)
-}
-
-func (s *keptSnapshots) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
-	snap, err := s.Store.Snapshot(ctx, owner, name, number)
-	if err == nil {
-		s.keep(owner, name, number, snap)
-	}
-	return snap, err
-}
-
-func (s *keptSnapshots) keep(owner, name string, number int64, snap issuefields.Snapshot) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.kept[keyOf(owner, name, number)] = snap
-}
-
-func (s *keptSnapshots) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	s.mu.Lock()
-	kept, ok := s.kept[keyOf(owner, name, number)]
-	s.mu.Unlock()
-	if ok {
-		next, err := change(kept)
-		switch {
-		case err != nil && s.final:
-			return "", err
-		case err == nil && !s.final:
-			return s.Store.UpdateValues(ctx, owner, name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-				return next, nil
-			})
-		}
-	}
-	var wrote issuefields.Snapshot
-	v, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		next, err := change(snap)
-		wrote, wrote.Values = snap, deep(next)
-		return next, err
-	})
-	if err == nil {
-		wrote.Version = v
-		s.keep(owner, name, number, wrote)
 	}
 	return v, err
 }
 
-// followsTransfers writes a transferred issue at its new place, as if it had
-// been asked for there.
-type followsTransfers struct{ *memstore.Store }
-
-func (s followsTransfers) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	if snap, err := s.Store.Snapshot(ctx, owner, name, number); err == nil && snap.IssueErr == nil {
-		owner, name, number = snap.Issue.Repository.Owner, snap.Issue.Repository.Name, snap.Issue.Number
-	}
-	return s.Store.UpdateValues(ctx, owner, name, number, change)
+// current returns the Snapshot of the issue of snap as the store holds it
+// now, found by the current name of snap's repository.
+func current(ctx context.Context, s *memstore.Store, snap issuefields.Snapshot) (issuefields.Snapshot, error) {
+	return s.Snapshot(ctx, snap.Repository.Owner, snap.Repository.Name, snap.Issue.Number)
 }
 
-// clearedOnError clears the issue's values when change fails.
+// versionIgnored stores from a Snapshot whatever the issue's version is now.
+type versionIgnored struct{ *memstore.Store }
+
+func (s versionIgnored) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	if now, err := current(ctx, s.Store, snap); err == nil {
+		snap.Issue.Version = now.Issue.Version
+	}
+	return s.Store.UpdateIssue(ctx, snap, next)
+}
+
+// versionOnly checks the issue's version alone: it stores from a Snapshot
+// whose repository or fields the store no longer holds.
+type versionOnly struct{ *memstore.Store }
+
+func (s versionOnly) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	if now, err := current(ctx, s.Store, snap); err == nil && now.IssueErr == nil {
+		snap.Repository, snap.Fields = now.Repository, now.Fields
+	}
+	return s.Store.UpdateIssue(ctx, snap, next)
+}
+
+// followsTransfers stores the values of a Snapshot that shows a transferred
+// issue at the issue's new place.
+type followsTransfers struct{ *memstore.Store }
+
+func (s followsTransfers) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	if moved := snap.Issue; snap.IssueErr == nil && moved.Version == "" {
+		if there, err := s.Store.Snapshot(ctx, moved.Repository.Owner, moved.Repository.Name, moved.Number); err == nil {
+			snap = there
+		}
+	}
+	return s.Store.UpdateIssue(ctx, snap, next)
+}
+
+// clearedOnError clears the issue's values when it cannot store.
 type clearedOnError struct{ *memstore.Store }
 
-func (s clearedOnError) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	v, err := s.Store.UpdateValues(ctx, owner, name, number, change)
-	if err != nil {
-		_, _ = s.Store.UpdateValues(ctx, owner, name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) { return nil, nil })
+func (s clearedOnError) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	v, err := s.Store.UpdateIssue(ctx, snap, next)
+	if now, nowErr := current(ctx, s.Store, snap); err != nil && nowErr == nil {
+		_, _ = s.Store.UpdateIssue(ctx, now, issuefields.Issue{})
 	}
 	return v, err
 }
@@ -320,35 +251,17 @@ func (s clearedOnError) UpdateValues(ctx context.Context, owner, name string, nu
 // oneFieldOnce refuses values that repeat a field.
 type oneFieldOnce struct{ *memstore.Store }
 
-func (s oneFieldOnce) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	return s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		next, err := change(snap)
-		if err != nil {
-			return nil, err
+func (s oneFieldOnce) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	for i, v := range next.Values {
+		if slices.ContainsFunc(next.Values[:i], func(w issuefields.Value) bool { return w.FieldID == v.FieldID }) {
+			return "", fmt.Errorf("field %d has two values", v.FieldID)
 		}
-		for i, v := range next {
-			if slices.ContainsFunc(next[:i], func(w issuefields.Value) bool { return w.FieldID == v.FieldID }) {
-				return nil, fmt.Errorf("field %d has two values", v.FieldID)
-			}
-		}
-		return next, nil
-	})
-}
-
-// oneWriteLock writes one issue at a time.
-type oneWriteLock struct {
-	*memstore.Store
-	mu sync.Mutex
-}
-
-func (s *oneWriteLock) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.Store.UpdateValues(ctx, owner, name, number, change)
+	}
+	return s.Store.UpdateIssue(ctx, snap, next)
 }
 
 // renamedVersions hands out versions of its own, made by name from the
-// underlying store's version and the values.
+// underlying store's version and the values, and checks them by name.
 type renamedVersions struct {
 	*memstore.Store
 	name func(v issuefields.Version, values []issuefields.Value) issuefields.Version
@@ -356,22 +269,19 @@ type renamedVersions struct {
 
 func (s renamedVersions) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	snap, err := s.Store.Snapshot(ctx, owner, name, number)
-	snap.Version = s.name(snap.Version, snap.Values)
+	snap.Issue.Version = s.name(snap.Issue.Version, snap.Issue.Values)
 	return snap, err
 }
 
-func (s renamedVersions) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
-	var next []issuefields.Value
-	v, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		snap.Version = s.name(snap.Version, snap.Values)
-		var err error
-		next, err = change(snap)
-		return next, err
-	})
+func (s renamedVersions) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	if now, err := current(ctx, s.Store, snap); err == nil && s.name(now.Issue.Version, now.Issue.Values) == snap.Issue.Version {
+		snap.Issue.Version = now.Issue.Version
+	}
+	v, err := s.Store.UpdateIssue(ctx, snap, next)
 	if err != nil {
 		return "", err
 	}
-	return s.name(v, next), nil
+	return s.name(v, next.Values), nil
 }
 
 // byContent names a version by the values alone, so that equal values have
@@ -399,18 +309,20 @@ func (s *globalVersion) Snapshot(ctx context.Context, owner, name string, number
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	snap, err := s.Store.Snapshot(ctx, owner, name, number)
-	snap.Version = issuefields.Version(strconv.Itoa(s.version))
+	snap.Issue.Version = issuefields.Version(strconv.Itoa(s.version))
 	return snap, err
 }
 
-func (s *globalVersion) UpdateValues(ctx context.Context, owner, name string, number int64, change change) (issuefields.Version, error) {
+func (s *globalVersion) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		snap.Version = issuefields.Version(strconv.Itoa(s.version))
-		return change(snap)
-	})
-	if err != nil {
+	if snap.Issue.Version != issuefields.Version(strconv.Itoa(s.version)) {
+		return "", issuefields.ErrChanged
+	}
+	if now, err := current(ctx, s.Store, snap); err == nil {
+		snap.Issue.Version = now.Issue.Version
+	}
+	if _, err := s.Store.UpdateIssue(ctx, snap, next); err != nil {
 		return "", err
 	}
 	s.version++

@@ -5,35 +5,46 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/issuefields/issuefields"
 )
 
-// concurrencyCases check Store.UpdateValues under concurrent calls.
+// concurrencyCases check Store.UpdateIssue under concurrent calls.
 var concurrencyCases = []testCase{
-	{"UpdateValues is atomic: concurrent UpdateValues of one issue lose no value", concurrentAppends},
-	{"UpdateValues lets exactly one of many concurrent writers that expect the same version win", concurrentSameVersion},
-	{"UpdateValues on different issues at the same time never conflicts", concurrentDifferentIssues},
-	{"UpdateValues on one issue does not wait for a change of another issue", concurrentNoWait},
+	{"Under contention, 16 writers of one issue that read a Snapshot, UpdateIssue and retry on ErrChanged lose no value", concurrentAppends},
+	{"Of many writers that UpdateIssue from the same Snapshot, exactly one wins and the others get ErrChanged", concurrentSameSnapshot},
+	{"UpdateIssue on different issues at the same time never conflicts", concurrentDifferentIssues},
 }
 
 const (
 	// writers is the number of goroutines that write at once.
 	writers = 16
-	// patience bounds how long a case waits for a call that must not wait
-	// for another.
-	patience = 2 * time.Second
+	// maxRetries bounds the retries of one write on ErrChanged, so that a
+	// store that always refuses fails the case instead of hanging it.
+	maxRetries = 10_000
 )
+
+// appendValue adds mine to the values of the issue with one
+// read-modify-write through Snapshot and UpdateIssue, retrying on
+// ErrChanged.
+func (e *env) appendValue(is issueAt, mine issuefields.Value) error {
+	for range maxRetries {
+		snap, err := e.s.Snapshot(e.ctx, is.owner, is.name, is.number)
+		if err != nil {
+			return err
+		}
+		_, err = e.update(snap, append(slices.Clip(snap.Issue.Values), mine))
+		if !errors.Is(err, issuefields.ErrChanged) {
+			return err
+		}
+	}
+	return fmt.Errorf("UpdateIssue gave ErrChanged %d times in a row", maxRetries)
+}
 
 func concurrentAppends(e *env) {
 	key := e.anIssue()
 	errs := parallel(func(i int) error {
-		mine := issuefields.Value{FieldID: int64(1000 + i), Text: fmt.Sprint("writer ", i)}
-		_, err := e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-			return append(slices.Clip(snap.Values), mine), nil
-		})
-		return err
+		return e.appendValue(key, issuefields.Value{FieldID: int64(1000 + i), Text: fmt.Sprint("writer ", i)})
 	})
 	for i, err := range errs {
 		if err != nil {
@@ -52,18 +63,13 @@ func concurrentAppends(e *env) {
 	}
 }
 
-func concurrentSameVersion(e *env) {
+func concurrentSameSnapshot(e *env) {
 	key := e.anIssue()
-	_, v := e.values(key)
+	snap := e.read(key)
 	versions := make([]issuefields.Version, writers)
 	errs := parallel(func(i int) error {
 		var err error
-		versions[i], err = e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-			if snap.Version != v {
-				return nil, errStale
-			}
-			return []issuefields.Value{{FieldID: int64(i + 1), Text: "mine"}}, nil
-		})
+		versions[i], err = e.update(snap, []issuefields.Value{{FieldID: int64(i + 1), Text: "mine"}})
 		return err
 	})
 	var winners []int
@@ -71,22 +77,20 @@ func concurrentSameVersion(e *env) {
 		switch {
 		case err == nil:
 			winners = append(winners, i)
-		case !errors.Is(err, errStale):
-			e.r.Errorf("writer %d: UpdateValues = %v, want nil or the error of its change", i, err)
+		case !errors.Is(err, issuefields.ErrChanged):
+			e.r.Errorf("writer %d: UpdateIssue = %v, want nil or an error that wraps ErrChanged", i, err)
 		}
 	}
 	if len(winners) != 1 {
-		e.r.Fatalf("the writers %v of %d succeeded from version %q, want exactly one", winners, writers, v)
+		e.r.Fatalf("the writers %v of %d succeeded from version %q, want exactly one", winners, writers, snap.Issue.Version)
 	}
 	winner := winners[0]
-	want := []issuefields.Value{{FieldID: int64(winner + 1), Text: "mine"}}
-	if got, w := e.values(key); !equalValues(got, want) || w != versions[winner] {
-		e.r.Errorf("after writer %d won, UpdateValues gives change %v, %q; want %v, %q", winner, got, w, want, versions[winner])
-	}
+	e.wantHolds(key, []issuefields.Value{{FieldID: int64(winner + 1), Text: "mine"}}, versions[winner], fmt.Sprintf("after writer %d won", winner))
 }
 
 // concurrentDifferentIssues has each writer write its own issue many times,
-// each time with a change that expects the version of its last write.
+// each time from a Snapshot it reads just before: none may get ErrChanged,
+// and each Snapshot must show the version of the writer's last write.
 func concurrentDifferentIssues(e *env) {
 	e.addOrgs("octo-org")
 	repo := e.addRepo("octo-org", "hello-world", false)
@@ -98,62 +102,27 @@ func concurrentDifferentIssues(e *env) {
 		_, versions[i] = e.values(keys[i])
 	}
 	const rounds = 50
-	errs := parallel(func(i int) (err error) {
-		for n := 0; err == nil && n < rounds; n++ {
-			versions[i], err = e.s.UpdateValues(e.ctx, keys[i].owner, keys[i].name, keys[i].number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-				if snap.Version != versions[i] {
-					return nil, fmt.Errorf("%w: the version changed from %q to %q", errStale, versions[i], snap.Version)
-				}
-				return []issuefields.Value{{FieldID: 20, Number: float64(n)}}, nil
-			})
+	errs := parallel(func(i int) error {
+		is := keys[i]
+		for n := range rounds {
+			snap, err := e.s.Snapshot(e.ctx, is.owner, is.name, is.number)
+			if err != nil {
+				return err
+			}
+			if snap.Issue.Version != versions[i] {
+				return fmt.Errorf("the version changed from %q to %q, which no write of this issue made", versions[i], snap.Issue.Version)
+			}
+			if versions[i], err = e.update(snap, []issuefields.Value{{FieldID: 20, Number: float64(n)}}); err != nil {
+				return err
+			}
 		}
-		return err
+		return nil
 	})
 	for i, err := range errs {
 		if err != nil {
 			e.r.Errorf("writer on %+v: %v", keys[i], err)
 		}
 	}
-}
-
-// concurrentNoWait writes issue 1 with a change that returns only once a
-// write of issue 2 has returned.
-func concurrentNoWait(e *env) {
-	key := e.anIssue()
-	e.addIssues("octo-org", "hello-world", 2)
-	other := issueAt{key.owner, key.name, 2}
-	wrote := make(chan error, 1)
-	var once sync.Once
-	started := false
-	_, err := e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-		once.Do(func() {
-			started = true
-			go func() {
-				_, err := e.s.UpdateValues(e.ctx, other.owner, other.name, other.number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-					return someValues(), nil
-				})
-				wrote <- err
-			}()
-		})
-		select {
-		case err := <-wrote:
-			wrote <- err
-			return changedValues(), nil
-		case <-time.After(patience):
-			return nil, fmt.Errorf("UpdateValues of issue 2 did not return within %v", patience)
-		}
-	})
-	if err != nil {
-		e.r.Errorf("UpdateValues of issue 1: %v", err)
-	}
-	if !started {
-		e.r.Fatalf("UpdateValues of issue 1 did not call change")
-	}
-	if err := <-wrote; err != nil {
-		e.r.Errorf("UpdateValues of issue 2, while a change of issue 1 ran: %v", err)
-	}
-	e.wantValues(key, changedValues(), "after writing issue 1")
-	e.wantValues(other, someValues(), "after writing issue 2")
 }
 
 // parallel calls f(0) to f(writers-1) on goroutines of their own, released

@@ -2,28 +2,27 @@
 // the contract in that interface's documentation.
 //
 // The Store interface has no way to put data in, so the suite tests a
-// [Store]: an issuefields.Store with seed methods that the suite calls to set
-// up each case. Every case gets a fresh, empty store and is named with the
-// sentence of the contract it enforces. The suite reads through the Store
-// methods alone: Snapshot for repositories, issues and what a request for an
-// issue shows, and UpdateValues, with a change that returns an error, for the
-// Snapshot that a write would start from. Writes check that a store stores
-// only what change computed from a Snapshot it still holds: after a write
-// elsewhere, a rename or transfer of the repository, a new field, or a
-// deletion or transfer of the issue, change must be called again with the
-// current Snapshot, and only its result stored. Some cases check the seed
-// methods themselves: what each refuses, with the sentinel error that says
-// what is missing, and that a refused call changes nothing that Snapshot
-// shows. A store that also implements [issuefields.FieldManager] is checked
-// against that interface's contract too (new IDs that the organization never
-// had, fields stored as given, issues left alone, refused changes changing
-// nothing, changes of one organization taking turns); for another store
-// those cases pass without a call. So is a store that also implements
-// webhook.Store: hook IDs never given twice, the limit of hooks per scope
-// checked atomically, changes of a hook atomic, the hooks that get a
-// repository's events after a transfer, the newest deliveries kept, listed
-// newest first and filtered, recorded exactly as given, and copies in and
-// out.
+// [Store]: an issuefields.Store with seed methods that the suite calls to
+// set up each case. Every case gets a fresh, empty store and is named with
+// the sentence of the contract it enforces. The suite reads through Snapshot
+// alone, and writes with UpdateIssue from Snapshots it read: a write from a
+// current Snapshot stores its values under a version the issue never had;
+// one from a stale Snapshot (after another write, a rename or transfer of
+// the repository, a new or changed field, a deletion or transfer of the
+// issue) gives ErrChanged and stores nothing; of many writers from one
+// Snapshot exactly one wins; and writers that retry on ErrChanged lose no
+// value. Some cases check the seed methods themselves: what each refuses,
+// with the sentinel error that says what is missing, and that a refused call
+// changes nothing that Snapshot shows. A store that also implements
+// [issuefields.FieldManager] is checked against that interface's contract
+// too (new IDs that the organization never had, fields stored as given,
+// issues left alone, refused changes changing nothing, changes of one
+// organization taking turns); for another store those cases pass without a
+// call. So is a store that also implements webhook.Store: hook IDs never
+// given twice, the limit of hooks per scope checked atomically, changes of a
+// hook atomic, the hooks that get a repository's events after a transfer,
+// the newest deliveries kept, listed newest first and filtered, recorded
+// exactly as given, and copies in and out.
 //
 // [Run] runs each case as a subtest; hooking an implementation up is one line:
 //

@@ -152,16 +152,11 @@ func (e *env) fields(repo issuefields.Repository) []issuefields.Field {
 // issue that was not transferred, so that the Snapshot describes it.
 func (e *env) shown(repo issuefields.Repository, number int64) issuefields.Snapshot {
 	e.r.Helper()
-	snap := e.snapshot(repo.Owner, repo.Name, number)
-	want := issuefields.IssueKey{RepositoryID: repo.ID, Number: number}
-	if snap.IssueErr != nil || snap.Issue.Key() != want {
-		e.r.Fatalf("Snapshot(%q, %q, %d) = issue %+v, %v; want the issue itself", repo.Owner, repo.Name, number, snap.Issue, snap.IssueErr)
-	}
-	return snap
+	return e.read(at(repo, number))
 }
 
-// An issueAt names an issue as UpdateValues takes it: by a name of its
-// repository and its number.
+// An issueAt names an issue as a request does: by a name of its repository
+// and its number.
 type issueAt struct {
 	owner, name string
 	number      int64
@@ -172,67 +167,71 @@ func at(repo issuefields.Repository, number int64) issueAt {
 	return issueAt{repo.Owner, repo.Name, number}
 }
 
-// errRead is what a change returns to read values through UpdateValues
-// without writing them.
-var errRead = errors.New("storetest: a change that only reads")
-
-// values returns the values of the issue and their version, as UpdateValues
-// gives them to the last call of a change that returns an error. It ends the
-// case unless UpdateValues returns that error, and reports a failure if the
-// call changed the values or their version.
-func (e *env) values(is issueAt) ([]issuefields.Value, issuefields.Version) {
-	e.r.Helper()
-	snap := e.read(is)
-	if again := e.read(is); !equalValues(again.Values, snap.Values) || again.Version != snap.Version {
-		e.r.Errorf("UpdateValues(%+v) with a change that failed changed the values from %v, %q to %v, %q", is, snap.Values, snap.Version, again.Values, again.Version)
-	}
-	return snap.Values, snap.Version
-}
-
-// read returns the Snapshot that UpdateValues gives to the last call of a
-// change that returns errRead, and ends the case unless UpdateValues returns
-// errRead.
+// read returns the Snapshot of the issue, which must be live where it is
+// asked for.
 func (e *env) read(is issueAt) issuefields.Snapshot {
 	e.r.Helper()
-	var snap issuefields.Snapshot
-	_, err := e.s.UpdateValues(e.ctx, is.owner, is.name, is.number, func(s issuefields.Snapshot) ([]issuefields.Value, error) {
-		snap = s
-		return nil, errRead
-	})
-	if !errors.Is(err, errRead) {
-		e.r.Fatalf("UpdateValues(%+v) with a change that returned %q: error = %v, want one that wraps it", is, errRead, err)
+	snap := e.snapshot(is.owner, is.name, is.number)
+	if snap.IssueErr != nil || snap.Issue.Key() != (issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: is.number}) {
+		e.r.Fatalf("Snapshot(%q, %q, %d) = issue %+v, %v; want the issue itself", is.owner, is.name, is.number, snap.Issue, snap.IssueErr)
 	}
 	return snap
 }
 
-// swap replaces the values of the issue with values through UpdateValues,
-// and returns the new version.
-func (e *env) swap(is issueAt, values []issuefields.Value) issuefields.Version {
+// values returns the values of the issue and their version, as Snapshot
+// shows them.
+func (e *env) values(is issueAt) ([]issuefields.Value, issuefields.Version) {
 	e.r.Helper()
-	v, err := e.s.UpdateValues(e.ctx, is.owner, is.name, is.number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-		return values, nil
-	})
+	snap := e.read(is)
+	return snap.Issue.Values, snap.Issue.Version
+}
+
+// update calls UpdateIssue with snap and an Issue of values.
+func (e *env) update(snap issuefields.Snapshot, values []issuefields.Value) (issuefields.Version, error) {
+	return e.s.UpdateIssue(e.ctx, snap, issuefields.Issue{Values: values})
+}
+
+// write replaces the values of the issue with values through a Snapshot and
+// UpdateIssue from it, and returns the new version. It ends the case unless
+// UpdateIssue stores them.
+func (e *env) write(is issueAt, values []issuefields.Value) issuefields.Version {
+	e.r.Helper()
+	v, err := e.update(e.read(is), values)
 	if err != nil {
-		e.r.Fatalf("UpdateValues(%+v) writing %v: %v", is, values, err)
+		e.r.Fatalf("UpdateIssue of %+v, from a Snapshot just read, writing %v: %v", is, values, err)
 	}
 	return v
 }
 
-// wantValues reports a failure, citing when, unless the issue holds want.
+// wantValues reports a failure, citing when, unless the issue holds want, as
+// Snapshot shows it.
 func (e *env) wantValues(is issueAt, want []issuefields.Value, when string) {
 	e.r.Helper()
 	if got, _ := e.values(is); !equalValues(got, want) {
-		e.r.Errorf("%s: UpdateValues gives change the values %v, want %v", when, got, want)
+		e.r.Errorf("%s: Snapshot(%q, %q, %d) shows the values %v, want %v", when, is.owner, is.name, is.number, got, want)
 	}
 }
 
 // wantShown reports a failure, citing when, unless issue number of repo,
-// which must be a live issue that was not transferred, holds want, both as
-// Snapshot shows it and as UpdateValues gives it to change.
+// which must be a live issue that was not transferred, holds want.
 func (e *env) wantShown(repo issuefields.Repository, number int64, want []issuefields.Value, when string) {
 	e.r.Helper()
-	if got := e.shown(repo, number).Values; !equalValues(got, want) {
-		e.r.Errorf("%s: Snapshot(%q, %q, %d) shows the values %v, want %v", when, repo.Owner, repo.Name, number, got, want)
-	}
 	e.wantValues(at(repo, number), want, when)
+}
+
+// wantChanged reports a failure, citing when, unless err wraps ErrChanged.
+func (e *env) wantChanged(err error, when string) {
+	e.r.Helper()
+	if !errors.Is(err, issuefields.ErrChanged) {
+		e.r.Errorf("%s: UpdateIssue = %v, want an error that wraps ErrChanged", when, err)
+	}
+}
+
+// wantHolds reports a failure, citing when, unless the issue holds values at
+// version, as Snapshot shows it.
+func (e *env) wantHolds(is issueAt, values []issuefields.Value, version issuefields.Version, when string) {
+	e.r.Helper()
+	if got, v := e.values(is); !equalValues(got, values) || v != version {
+		e.r.Errorf("%s: Snapshot(%q, %q, %d) shows %v at version %q, want %v at %q", when, is.owner, is.name, is.number, got, v, values, version)
+	}
 }

@@ -25,18 +25,14 @@ func newAuditedStore() *auditedStore {
 	return &auditedStore{Store: memstore.New(), lastWriter: map[issuefields.IssueKey]string{}}
 }
 
-func (s *auditedStore) UpdateValues(ctx context.Context, owner, name string, number int64, change func(issuefields.Snapshot) ([]issuefields.Value, error)) (issuefields.Version, error) {
-	var key issuefields.IssueKey
-	version, err := s.Store.UpdateValues(ctx, owner, name, number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-		key = snap.Issue.Key()
-		return change(snap)
-	})
+func (s *auditedStore) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next issuefields.Issue) (issuefields.Version, error) {
+	version, err := s.Store.UpdateIssue(ctx, snap, next)
 	if err != nil {
 		return version, err
 	}
 	if p, ok := issuefields.PrincipalFromContext(ctx); ok {
 		s.mu.Lock()
-		s.lastWriter[key] = p.Login
+		s.lastWriter[snap.Issue.Key()] = p.Login
 		s.mu.Unlock()
 	}
 	return version, nil
@@ -81,4 +77,6 @@ func Example_customStore() {
 	// - Snapshot finds a transferred repository by every former owner and name, under its current owner and name
 	// - RenameRepository takes over a former name of another repository, which keeps its other names
 	// - Snapshot returns the issue in its repository as it is now, after a rename and a transfer
+	// - An issue's values and version survive a rename and a transfer of its repository
+	// - A stale Snapshot (after a rename, a transfer of the repository, a change of the owner's fields, a new field, a deleted or transferred issue, another write) gives ErrChanged and stores nothing
 }

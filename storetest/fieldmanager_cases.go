@@ -261,7 +261,7 @@ func changeFieldsKeepsValues(e *env) {
 	}
 	key, _, _ := e.octoIssues()
 	repo := e.repo("octo-org", "hello-world")
-	before := e.shown(repo, 1).Version
+	before := e.shown(repo, 1).Issue.Version
 	e.change("octo-org", func(current []issuefields.Field) []issuefields.Field {
 		next := slices.Clone(current)
 		next[0].Name = "Urgency"

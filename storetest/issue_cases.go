@@ -89,7 +89,7 @@ func issueRepositoryMoved(e *env) {
 // the repository owner/name.
 func (e *env) wantIssue(owner, name string, number int64, want issuefields.Issue) {
 	e.r.Helper()
-	if snap := e.snapshot(owner, name, number); snap.IssueErr != nil || snap.Issue != want {
+	if snap := e.snapshot(owner, name, number); snap.IssueErr != nil || snap.Issue.Repository != want.Repository || snap.Issue.Number != want.Number {
 		e.r.Errorf("Snapshot(%q, %q, %d) = issue %+v, %v; want %+v", owner, name, number, snap.Issue, snap.IssueErr, want)
 	}
 }

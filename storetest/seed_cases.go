@@ -370,7 +370,7 @@ func (e *env) describeSnapshot(owner, name string, number int64) string {
 	case snap.Issue.Key() != issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: number}:
 		return fmt.Sprintf("%+v, issue %+v", snap.Repository, snap.Issue)
 	}
-	return fmt.Sprintf("%+v, issue %+v, fields %+v, values %+v, version %q", snap.Repository, snap.Issue, snap.Fields, snap.Values, snap.Version)
+	return fmt.Sprintf("%+v, issue %+v, fields %+v, revision %q", snap.Repository, snap.Issue, snap.Fields, snap.Revision)
 }
 
 // A seedCall is one call of a seed method.

@@ -93,7 +93,7 @@ type Seeder interface {
 
 	// SetValues replaces the values of the live issue number of owner/repo
 	// with a copy of values and gives the issue a new version, as an
-	// UpdateValues would. It stores values as given, in their order, without
+	// UpdateIssue would. It stores values as given, in their order, without
 	// checking them against the organization's fields: seed data must be
 	// valid, as the handler would have written it. It returns an error if
 	// there is no such live issue.

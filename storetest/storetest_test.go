@@ -120,19 +120,19 @@ func TestBrokenStoresFail(t *testing.T) {
 			func(s *memstore.Store) storetest.Store {
 				return &valuesOverwritten{Store: s, handedOut: make(map[issuefields.IssueKey][]issuefields.Value)}
 			},
-			[]string{"Snapshot and UpdateValues hand out values that later calls and writes leave as they were"}},
+			[]string{"Snapshot hands out values that later calls and writes leave as they were"}},
 		{"values in field order",
 			valuesEditing(func(values []issuefields.Value) {
 				slices.SortFunc(values, func(a, b issuefields.Value) int { return int(a.FieldID - b.FieldID) })
 			}),
-			[]string{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written"}},
+			[]string{"Snapshot shows the values exactly as they were written, in the order they were written"}},
 		{"option IDs sorted",
 			valuesEditing(func(values []issuefields.Value) {
 				for _, v := range values {
 					slices.Sort(v.OptionIDs)
 				}
 			}),
-			[]string{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written"}},
+			[]string{"Snapshot shows the values exactly as they were written, in the order they were written"}},
 		{"numbers as float32",
 			valuesEditing(func(values []issuefields.Value) {
 				for i := range values {
@@ -141,56 +141,46 @@ func TestBrokenStoresFail(t *testing.T) {
 					}
 				}
 			}),
-			[]string{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written"}},
-		{"the change's slice kept",
+			[]string{"Snapshot shows the values exactly as they were written, in the order they were written"}},
+		{"the caller's slice kept",
 			func(s *memstore.Store) storetest.Store {
 				return &aliasing{Store: s, in: same[[]issuefields.Value], out: deep, kept: make(map[issuefields.IssueKey][]issuefields.Value)}
 			},
-			[]string{"UpdateValues copies the values that change returns"}},
+			[]string{"UpdateIssue copies the values it is given"}},
 		{"shallow copies",
 			func(s *memstore.Store) storetest.Store {
 				return &aliasing{Store: s, in: shallow, out: shallow, kept: make(map[issuefields.IssueKey][]issuefields.Value)}
 			},
-			[]string{"UpdateValues copies the values that change returns"}},
-		{"UpdateValues not atomic",
-			func(s *memstore.Store) storetest.Store { return notAtomic{s} },
+			[]string{"UpdateIssue copies the values it is given"}},
+		{"UpdateIssue ignoring the version",
+			func(s *memstore.Store) storetest.Store { return versionIgnored{s} },
 			[]string{
-				"UpdateValues is atomic: concurrent UpdateValues of one issue lose no value",
-				"UpdateValues lets exactly one of many concurrent writers that expect the same version win",
+				"Of many writers that UpdateIssue from the same Snapshot, exactly one wins and the others get ErrChanged",
+				"A stale Snapshot (after a rename, a transfer of the repository, a change of the owner's fields, a new field, a deleted or transferred issue, another write) gives ErrChanged and stores nothing",
 			}},
-		{"UpdateValues returning the error of a call with a kept Snapshot",
-			func(s *memstore.Store) storetest.Store {
-				return &keptSnapshots{Store: s, final: true, kept: make(map[string]issuefields.Snapshot)}
-			},
-			[]string{"UpdateValues calls change again with the current Snapshot after a change of the values, the repository, its fields or the issue, and stores only what that call returns"}},
-		{"UpdateValues storing what change computed from a kept Snapshot",
-			func(s *memstore.Store) storetest.Store {
-				return &keptSnapshots{Store: s, kept: make(map[string]issuefields.Snapshot)}
-			},
-			[]string{"UpdateValues calls change again with the current Snapshot after a change of the values, the repository, its fields or the issue, and stores only what that call returns"}},
-		{"UpdateValues writing a transferred issue at its new place",
+		{"UpdateIssue checking the version alone",
+			func(s *memstore.Store) storetest.Store { return versionOnly{s} },
+			[]string{"A stale Snapshot (after a rename, a transfer of the repository, a change of the owner's fields, a new field, a deleted or transferred issue, another write) gives ErrChanged and stores nothing"}},
+		{"UpdateIssue writing a transferred issue at its new place",
 			func(s *memstore.Store) storetest.Store { return followsTransfers{s} },
-			[]string{"UpdateValues shows change an issue that was deleted or transferred away as Snapshot does, and stores nothing there"}},
-		{"UpdateValues clearing the values when change fails",
+			[]string{"UpdateIssue from a Snapshot that shows no live issue in its repository gives ErrChanged and stores nothing"}},
+		{"UpdateIssue clearing the values when it cannot store",
 			func(s *memstore.Store) storetest.Store { return clearedOnError{s} },
-			[]string{"UpdateValues returns an error that wraps the error of change, and changes nothing"}},
-		{"UpdateValues validating values",
+			[]string{"A stale Snapshot (after a rename, a transfer of the repository, a change of the owner's fields, a new field, a deleted or transferred issue, another write) gives ErrChanged and stores nothing"}},
+		{"UpdateIssue validating values",
 			func(s *memstore.Store) storetest.Store { return oneFieldOnce{s} },
-			[]string{"UpdateValues stores the values that change returns as they are, without validating them"}},
-		{"UpdateValues of one issue at a time",
-			func(s *memstore.Store) storetest.Store { return &oneWriteLock{Store: s} },
-			[]string{"UpdateValues on one issue does not wait for a change of another issue"}},
+			[]string{"UpdateIssue stores the values it is given as they are, without validating them"}},
 		{"versions named by content",
 			func(s *memstore.Store) storetest.Store { return renamedVersions{s, byContent} },
-			[]string{"UpdateValues returns a version that differs from every version the issue had before"}},
+			[]string{"UpdateIssue stores next and returns a version the issue never had"}},
 		{"versions that repeat",
 			func(s *memstore.Store) storetest.Store { return renamedVersions{s, modulo3} },
-			[]string{"UpdateValues returns a version that differs from every version the issue had before"}},
+			[]string{"UpdateIssue stores next and returns a version the issue never had"}},
 		{"one version for the whole store",
 			func(s *memstore.Store) storetest.Store { return &globalVersion{Store: s} },
 			[]string{
-				"UpdateValues on one issue changes no other issue's values or version",
-				"UpdateValues on different issues at the same time never conflicts",
+				"UpdateIssue on one issue changes no other issue's values or version",
+				"UpdateIssue on different issues at the same time never conflicts",
 			}},
 		{"ChangeFields reusing the IDs of deleted fields",
 			func(s *memstore.Store) storetest.Store { return reusedIDs{s} },

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -10,57 +9,47 @@ import (
 )
 
 // valuesCases check the values and versions that Store.Snapshot shows and
-// Store.UpdateValues writes, one call at a time.
+// Store.UpdateIssue writes, one call at a time.
 var valuesCases = []testCase{
-	{"Snapshot and UpdateValues give no values and a version for an issue that has none", valuesEmpty},
-	{"Snapshot and UpdateValues show the same version until an UpdateValues commits", valuesSameVersion},
-	{"Snapshot and UpdateValues show the values exactly as they were written, in the order they were written", valuesRoundTrip},
-	{"UpdateValues stores the values that change returns as they are, without validating them", valuesNotValidated},
+	{"Snapshot gives no values and a version for an issue that has none", valuesEmpty},
+	{"Snapshot shows the same version until an UpdateIssue stores", valuesSameVersion},
+	{"Snapshot shows the values exactly as they were written, in the order they were written", valuesRoundTrip},
+	{"UpdateIssue stores the values it is given as they are, without validating them", valuesNotValidated},
 	{"An issue's values and version survive a rename and a transfer of its repository", valuesSurviveRepositoryMoves},
-	{"UpdateValues calls change with the current Snapshot, stores what it returns, and returns the new version", updateReplaces},
-	{"UpdateValues returns a version that differs from every version the issue had before", updateNewVersion},
-	{"UpdateValues returns an error that wraps the error of change, and changes nothing", updateChangeFails},
-	{"UpdateValues on one issue changes no other issue's values or version", updateOtherIssues},
-	{"UpdateValues shows change an issue that was deleted or transferred away as Snapshot does, and stores nothing there", updateNotLive},
+	{"UpdateIssue stores next and returns a version the issue never had", updateStoresNext},
+	{"UpdateIssue ignores next's Repository, Number and Version", updateIgnoresPlace},
+	{"UpdateIssue on one issue changes no other issue's values or version", updateOtherIssues},
+	{"UpdateIssue from a Snapshot that shows no live issue in its repository gives ErrChanged and stores nothing", updateNotLive},
 	{"TransferIssue moves the issue's values to its new place, replacing the values there under a new version", valuesMoveWithIssue},
 }
 
 func valuesEmpty(e *env) {
 	key := e.anIssue()
-	snap := e.shown(e.repo("octo-org", "hello-world"), 1)
-	if len(snap.Values) != 0 {
-		e.r.Errorf("Snapshot of a new issue shows the values %v, want none", snap.Values)
+	if got, v := e.values(key); len(got) != 0 || v == "" {
+		e.r.Errorf("Snapshot of a new issue shows the values %v and version %q, want no values and a version", got, v)
 	}
-	got, v := e.values(key)
-	if len(got) != 0 || v != snap.Version {
-		e.r.Errorf("UpdateValues gives change %v, %q for a new issue; want no values and the version %q that Snapshot shows", got, v, snap.Version)
-	}
-	e.swap(key, someValues())
+	e.write(key, someValues())
 }
 
 func valuesSameVersion(e *env) {
 	key := e.anIssue()
-	repo := e.repo("octo-org", "hello-world")
-	v1 := e.shown(repo, 1).Version
+	_, v1 := e.values(key)
 	if _, v2 := e.values(key); v2 != v1 {
-		e.r.Errorf("Snapshot showed version %q and then UpdateValues gave change %q, want the same", v1, v2)
+		e.r.Errorf("two Snapshots showed versions %q and %q, want the same", v1, v2)
 	}
-	if v3 := e.shown(repo, 1).Version; v3 != v1 {
-		e.r.Errorf("two Snapshots showed versions %q and %q, want the same", v1, v3)
+	v3 := e.write(key, someValues())
+	if _, v4 := e.values(key); v4 != v3 || v4 == v1 {
+		e.r.Errorf("after UpdateIssue returned version %q, Snapshot showed version %q; want the same, unlike %q", v3, v4, v1)
 	}
-	v4 := e.swap(key, someValues())
-	if v5 := e.shown(repo, 1).Version; v5 != v4 || v5 == v1 {
-		e.r.Errorf("after UpdateValues returned version %q, Snapshot showed version %q; want the same, unlike %q", v4, v5, v1)
-	}
-	if _, v6 := e.values(key); v6 != v4 {
-		e.r.Errorf("after UpdateValues returned version %q, UpdateValues gave change %q; want the same", v4, v6)
+	if _, v5 := e.values(key); v5 != v3 {
+		e.r.Errorf("two Snapshots after UpdateIssue showed versions %q and %q, want the same", v3, v5)
 	}
 }
 
 func valuesRoundTrip(e *env) {
 	key := e.anIssue()
 	repo := e.repo("octo-org", "hello-world")
-	e.swap(key, someValues())
+	e.write(key, someValues())
 	e.wantShown(repo, 1, someValues(), "after writing one value of each data type")
 	singles := []issuefields.Value{
 		{FieldID: 10, Text: strings.Repeat("𝄞", 1024)},
@@ -72,7 +61,7 @@ func valuesRoundTrip(e *env) {
 	}
 	for _, value := range singles {
 		want := []issuefields.Value{value}
-		e.swap(key, want)
+		e.write(key, want)
 		e.wantShown(repo, 1, want, "after writing a single value")
 	}
 }
@@ -85,7 +74,7 @@ func valuesNotValidated(e *env) {
 		{FieldID: 10, Text: "two members set", Number: 7, Date: "not a date"},
 		{FieldID: 10, Text: "the same field twice"},
 	}
-	e.swap(key, odd)
+	e.write(key, odd)
 	e.wantShown(e.repo("octo-org", "hello-world"), 1, odd, "after writing values that no field would accept")
 }
 
@@ -101,83 +90,56 @@ func valuesSurviveRepositoryMoves(e *env) {
 	if moved.Issue.Key() != key {
 		e.r.Fatalf("after a rename and a transfer of its repository, the issue's key is %+v, want %+v", moved.Issue.Key(), key)
 	}
-	if !equalValues(moved.Values, someValues()) || moved.Version != v {
-		e.r.Errorf("after a rename and a transfer of the repository, Snapshot shows %v, %q; want %v, %q", moved.Values, moved.Version, someValues(), v)
+	if !equalValues(moved.Issue.Values, someValues()) || moved.Issue.Version != v {
+		e.r.Errorf("after a rename and a transfer of the repository, Snapshot shows %v, %q; want %v, %q", moved.Issue.Values, moved.Issue.Version, someValues(), v)
 	}
 	if got, w := e.values(is); !equalValues(got, someValues()) || w != v {
-		e.r.Errorf("after a rename and a transfer of the repository, UpdateValues by its former name gives change %v, %q; want %v, %q", got, w, someValues(), v)
+		e.r.Errorf("after a rename and a transfer of the repository, Snapshot by its former name shows %v, %q; want %v, %q", got, w, someValues(), v)
 	}
 }
 
-// errStale is what a change returns when it is given a Snapshot other than
-// the one it expects.
-var errStale = errors.New("storetest: a change given a Snapshot it does not expect")
-
-// updateReplaces writes with changes that refuse any Snapshot but the
-// current one, each after a SetValues that a store's memory of the values it
-// wrote misses: a store may call change with a stale Snapshot first, but
-// must call it again with the current one.
-func updateReplaces(e *env) {
-	is := e.anIssue()
-	repo := e.repo("octo-org", "hello-world")
-	for _, want := range [][]issuefields.Value{{{FieldID: 10, Text: "only this"}}, {}, changedValues()} {
-		e.setValues("octo-org", "hello-world", 1, someValues())
-		before := e.shown(repo, 1)
-		var got issuefields.Snapshot
-		v, err := e.s.UpdateValues(e.ctx, is.owner, is.name, is.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-			got = snap
-			if snap.Version != before.Version || !equalValues(snap.Values, before.Values) || snap.Repository != repo {
-				return nil, errStale
-			}
-			return want, nil
-		})
-		if err != nil {
-			e.r.Errorf("UpdateValues with a change that accepts only the current values %v, %q: %v; change was last given %v, %q",
-				before.Values, before.Version, err, got.Values, got.Version)
-			continue
-		}
-		if after := e.shown(repo, 1); !equalValues(after.Values, want) || after.Version != v {
-			e.r.Errorf("after UpdateValues wrote %v and returned version %q, Snapshot shows %v, %q", want, v, after.Values, after.Version)
-		}
-	}
-}
-
-func updateNewVersion(e *env) {
+// updateStoresNext writes values of every shape, the same ones again and
+// none, each from a Snapshot read just before: each UpdateIssue must store
+// its values and return the version that Snapshot then shows, which the
+// issue never had before; so must SetValues.
+func updateStoresNext(e *env) {
 	key := e.anIssue()
 	_, v := e.values(key)
 	seen := map[issuefields.Version]bool{v: true}
 	a := []issuefields.Value{{FieldID: 10, Text: "a"}}
 	b := []issuefields.Value{{FieldID: 10, Text: "b"}}
-	for i, values := range [][]issuefields.Value{a, a, b, a, nil, nil, someValues(), a} {
-		v = e.swap(key, values)
+	for i, values := range [][]issuefields.Value{a, a, b, a, nil, {}, someValues(), changedValues(), a} {
+		v = e.write(key, values)
 		if seen[v] {
 			e.r.Errorf("write %d (%v) returned version %q, which the issue had before", i+1, values, v)
 		}
 		seen[v] = true
+		e.wantHolds(key, values, v, fmt.Sprintf("after write %d returned version %q", i+1, v))
 	}
 	e.setValues("octo-org", "hello-world", 1, a)
 	if _, v = e.values(key); seen[v] {
-		e.r.Errorf("after SetValues, UpdateValues gave change the version %q, which the issue had before", v)
+		e.r.Errorf("after SetValues, Snapshot shows the version %q, which the issue had before", v)
 	}
 }
 
-func updateChangeFails(e *env) {
+// updateIgnoresPlace writes issue 1 with an Issue that names issue 2 and a
+// version of issue 2's.
+func updateIgnoresPlace(e *env) {
 	key := e.anIssue()
-	repo := e.repo("octo-org", "hello-world")
-	e.setValues("octo-org", "hello-world", 1, someValues())
-	before := e.shown(repo, 1)
-	refused := errors.New("refused by the caller")
-	for _, change := range []func(issuefields.Snapshot) ([]issuefields.Value, error){
-		func(issuefields.Snapshot) ([]issuefields.Value, error) { return nil, refused },
-		func(issuefields.Snapshot) ([]issuefields.Value, error) { return changedValues(), refused },
-	} {
-		if v, err := e.s.UpdateValues(e.ctx, key.owner, key.name, key.number, change); !errors.Is(err, refused) {
-			e.r.Errorf("UpdateValues with a change that fails = %q, %v; want an error that wraps the change's", v, err)
-		}
-		if after := e.shown(repo, 1); !equalValues(after.Values, someValues()) || after.Version != before.Version {
-			e.r.Errorf("after UpdateValues with a change that failed, Snapshot shows %v, %q; want %v, %q", after.Values, after.Version, someValues(), before.Version)
-		}
+	e.addIssues("octo-org", "hello-world", 2)
+	e.setValues("octo-org", "hello-world", 2, changedValues())
+	other := issueAt{key.owner, key.name, 2}
+	elsewhere := e.read(other)
+	next := elsewhere.Issue
+	next.Values = someValues()
+	v, err := e.s.UpdateIssue(e.ctx, e.read(key), next)
+	if err != nil {
+		e.r.Fatalf("UpdateIssue of issue 1 with an Issue that names issue 2: %v", err)
 	}
+	if got, shown := e.values(key); !equalValues(got, someValues()) || shown != v || v == elsewhere.Issue.Version {
+		e.r.Errorf("after UpdateIssue of issue 1 with an Issue that names issue 2, issue 1 holds %v at %q (UpdateIssue returned %q); want %v at a new version", got, shown, v, someValues())
+	}
+	e.wantHolds(other, changedValues(), elsewhere.Issue.Version, "issue 2 after an UpdateIssue of issue 1 with an Issue that names it")
 }
 
 func updateOtherIssues(e *env) {
@@ -194,19 +156,19 @@ func updateOtherIssues(e *env) {
 	}
 	for i, key := range keys {
 		want[i] = []issuefields.Value{{FieldID: 10, Text: fmt.Sprint("issue ", i)}}
-		versions[i] = e.swap(key, want[i])
+		versions[i] = e.write(key, want[i])
 		for j, other := range keys {
 			if got, v := e.values(other); !equalValues(got, want[j]) || v != versions[j] {
-				e.r.Errorf("after an UpdateValues on %+v, UpdateValues(%+v) gives change %v, %q; want %v, %q", key, other, got, v, want[j], versions[j])
+				e.r.Errorf("after an UpdateIssue of %+v, Snapshot of %+v shows %v, %q; want %v, %q", key, other, got, v, want[j], versions[j])
 			}
 		}
 	}
 }
 
-// errGone is what a change returns for a Snapshot that shows no live issue
-// in the place asked for.
-var errGone = errors.New("storetest: the issue is not here")
-
+// updateNotLive writes from Snapshots of an issue that was deleted, of one
+// that was transferred to another number, and of a number that no issue
+// has: each must give ErrChanged, and store nothing at the transferred
+// issue's new place.
 func updateNotLive(e *env) {
 	e.addOrgs("octo-org")
 	repo := e.addRepo("octo-org", "hello-world", false)
@@ -218,37 +180,12 @@ func updateNotLive(e *env) {
 	for _, c := range []struct {
 		what   string
 		number int64
-		want   func(issuefields.Snapshot) bool
-	}{
-		{"deleted", 1, func(snap issuefields.Snapshot) bool { return errors.Is(snap.IssueErr, issuefields.ErrIssueDeleted) }},
-		{"transferred", 2, func(snap issuefields.Snapshot) bool { return snap.IssueErr == nil && snap.Issue == to.Issue }},
-	} {
-		var got issuefields.Snapshot
-		v, err := e.s.UpdateValues(e.ctx, repo.Owner, repo.Name, c.number, func(snap issuefields.Snapshot) ([]issuefields.Value, error) {
-			got = snap
-			if snap.IssueErr != nil || snap.Issue.Key() != (issuefields.IssueKey{RepositoryID: snap.Repository.ID, Number: c.number}) {
-				return nil, errGone
-			}
-			return changedValues(), nil
-		})
-		if !errors.Is(err, errGone) {
-			e.r.Errorf("UpdateValues of issue %d, a %s issue, = %q, %v; want an error that wraps the error of change", c.number, c.what, v, err)
-		}
-		if !c.want(got) {
-			e.r.Errorf("UpdateValues of issue %d, a %s issue, last gave change the issue %+v, %v; want it as Snapshot shows it", c.number, c.what, got.Issue, got.IssueErr)
-		}
+	}{{"deleted", 1}, {"transferred", 2}, {"never added", 4}} {
+		snap := e.snapshot(repo.Owner, repo.Name, c.number)
+		_, err := e.update(snap, changedValues())
+		e.wantChanged(err, fmt.Sprintf("from a Snapshot of issue %d, a %s issue", c.number, c.what))
 	}
-	for _, number := range []int64{1, 2} {
-		v, err := e.s.UpdateValues(e.ctx, repo.Owner, repo.Name, number, func(issuefields.Snapshot) ([]issuefields.Value, error) {
-			return changedValues(), nil
-		})
-		if !errors.Is(err, issuefields.ErrIssueDeleted) && !errors.Is(err, issuefields.ErrNotFound) {
-			e.r.Errorf("UpdateValues of issue %d, which is not there, with a change that returns values = %q, %v; want ErrIssueDeleted or ErrNotFound", number, v, err)
-		}
-	}
-	if got := e.shown(repo, 3); !equalValues(got.Values, to.Values) || got.Version != to.Version {
-		e.r.Errorf("after UpdateValues on the place that the issue left, Snapshot at its new place shows %v, %q; want %v, %q", got.Values, got.Version, to.Values, to.Version)
-	}
+	e.wantHolds(at(repo, 3), to.Issue.Values, to.Issue.Version, "the new place of a transferred issue after UpdateIssue from a Snapshot of its old one")
 }
 
 func valuesMoveWithIssue(e *env) {
@@ -262,7 +199,7 @@ func valuesMoveWithIssue(e *env) {
 	_, before := e.values(to)
 	e.transferIssue("octo-org", "hello-world", 1, "octo-org", "hello-world", 2)
 	if got, v := e.values(to); !equalValues(got, someValues()) || v == before {
-		e.r.Errorf("after TransferIssue moved issue 1 onto issue 2, UpdateValues gives change %v, %q for issue 2; want %v and a version other than %q", got, v, someValues(), before)
+		e.r.Errorf("after TransferIssue moved issue 1 onto issue 2, Snapshot of issue 2 shows %v, %q; want %v and a version other than %q", got, v, someValues(), before)
 	}
 	e.transferIssue("octo-org", "hello-world", 2, "octocat", "elsewhere", 7)
 	e.wantShown(other, 7, someValues(), "after TransferIssue moved the issue to a new number of another repository")

@@ -47,8 +47,8 @@ func TestDemoDataLoads(t *testing.T) {
 		{FieldID: 4, Text: "Crash when saving a file with a long name"},
 		{FieldID: 5, OptionIDs: []int64{51, 53}}, // given as Windows, Linux: stored in the field's order
 	}
-	if !reflect.DeepEqual(snap.Values, want) {
-		t.Errorf("values of octo-org/hello-world#1 = %+v, want %+v", snap.Values, want)
+	if !reflect.DeepEqual(snap.Issue.Values, want) {
+		t.Errorf("values of octo-org/hello-world#1 = %+v, want %+v", snap.Issue.Values, want)
 	}
 	if snap, err := d.store.Snapshot(ctx, "octo-org", "hello-world", 4); err != nil || !errors.Is(snap.IssueErr, issuefields.ErrIssueDeleted) {
 		t.Errorf("Snapshot(hello-world#4) = %v, %v; want ErrIssueDeleted", snap.IssueErr, err)
@@ -58,8 +58,8 @@ func TestDemoDataLoads(t *testing.T) {
 		t.Errorf("Snapshot(hello-world#5).Issue = %+v, %v; want octo-org/handbook#8", moved.Issue, err)
 	}
 	moved, err = d.store.Snapshot(ctx, "octo-org", "handbook", 8)
-	if want := []issuefields.Value{{FieldID: 4, Text: "Belongs in the handbook"}}; err != nil || !reflect.DeepEqual(moved.Values, want) {
-		t.Errorf("values of octo-org/handbook#8 = %+v, %v; want those of hello-world#5, %+v", moved.Values, err, want)
+	if want := []issuefields.Value{{FieldID: 4, Text: "Belongs in the handbook"}}; err != nil || !reflect.DeepEqual(moved.Issue.Values, want) {
+		t.Errorf("values of octo-org/handbook#8 = %+v, %v; want those of hello-world#5, %+v", moved.Issue.Values, err, want)
 	}
 	renamed, err := lookup.Repository(ctx, d.store, "octo-org", "docs")
 	if err != nil || renamed.Name != "handbook" {

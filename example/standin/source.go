@@ -108,7 +108,7 @@ func (s Source) repository(ctx context.Context, ri RepositoryIssues) (Repository
 		case at.Repository.ID != snap.Repository.ID || at.Number != n:
 			issue.Note = fmt.Sprintf("transferred to %s/%s#%d", at.Repository.Owner, at.Repository.Name, at.Number)
 		default:
-			issue.Values = shownValues(snap.Fields, snap.Values)
+			issue.Values = shownValues(snap.Fields, snap.Issue.Values)
 		}
 		repo.Issues = append(repo.Issues, issue)
 	}

@@ -55,10 +55,8 @@ func (c *recentValues) put(key issuefields.IssueKey, version int64, values []iss
 	c.issues[key] = recent{version: version, values: values}
 }
 
-// forget drops what is kept of key, an issue that is no longer live, so that
-// a write to it finds that out before it calls change. A Store on another
-// server may still keep the issue's values; its write calls change with them
-// and then finds the issue gone, storing nothing.
+// forget drops what is kept of key, an issue that is no longer live, whose
+// values no Snapshot decodes again.
 func (c *recentValues) forget(key issuefields.IssueKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
