@@ -33,11 +33,15 @@ const (
 	writeValues                       // add, set or delete an issue's field values
 	listFields                        // list an organization's issue fields
 	manageFields                      // create, update or delete an organization's issue fields
+	readIssues                        // a host's Route with method GET: read issues, as listValues
+	writeIssues                       // a host's Route with another method: create or change issues
 )
 
 // writes reports whether op changes something, and so counts toward the
 // secondary rate limit.
-func (op operation) writes() bool { return op == writeValues || op == manageFields }
+func (op operation) writes() bool {
+	return op == writeValues || op == manageFields || op == writeIssues
+}
 
 // The OAuth scopes of classic tokens that the field management routes accept.
 const (
@@ -47,10 +51,12 @@ const (
 )
 
 // authorizeRepository decides whether principal (nil for an anonymous
-// caller) may perform op, listValues or writeValues, on the issues of repo.
-// It is the one decision of access to values, made before a body is read or
-// an issue is shown. It returns nil, ErrNotFound, one of the refusals above,
-// or the error of principal.Permissions.
+// caller) may perform op, listValues, writeValues, readIssues or
+// writeIssues, on the issues of repo. It is the one decision of access to
+// values, made before a body is read or an issue is shown. For writeIssues
+// it decides only that the caller has a token and sees repo: the Route
+// decides the permissions its write needs. It returns nil, ErrNotFound, one
+// of the refusals above, or the error of principal.Permissions.
 func authorizeRepository(ctx context.Context, op operation, repo Repository, principal *Principal) error {
 	if principal == nil {
 		switch {
@@ -71,10 +77,13 @@ func authorizeRepository(ctx context.Context, op operation, repo Repository, pri
 	if repo.Private && !perms.Visible {
 		return ErrNotFound
 	}
-	if !op.writes() {
+	switch {
+	case !op.writes():
 		if repo.Private && !perms.Issues.allows(PermissionRead) {
 			return notAccessibleBy(principal.Kind)
 		}
+		return nil
+	case op == writeIssues:
 		return nil
 	}
 	if !perms.Issues.allows(PermissionWrite) && !perms.PullRequests.allows(PermissionWrite) {

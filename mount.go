@@ -50,11 +50,22 @@ type Call struct {
 	c *call
 	// r is the request, with the principal in its context.
 	r *http.Request
+	// read is the Snapshot that ReadIssue read last, of the place readAt,
+	// if hasRead; a write of that place starts from it.
+	read    Snapshot
+	readAt  place
+	hasRead bool
 }
 
-// mountedRoute returns the route of the API's table that serves mr.
+// mountedRoute returns the route of the API's table that serves mr: a read
+// of issues for GET, a write of issues for the other methods, as the issue
+// methods of the Call authorize and answer them.
 func mountedRoute(mr Route) *route {
-	return &route{method: mr.Method, path: mr.Path, permissions: mr.Permissions, doc: mr.DocumentationURL,
+	op := writeIssues
+	if mr.Method == http.MethodGet {
+		op = readIssues
+	}
+	return &route{method: mr.Method, path: mr.Path, op: op, permissions: mr.Permissions, doc: mr.DocumentationURL,
 		serve: func(h *Handler, c *call) error { return h.serveMounted(c, mr.Serve) }}
 }
 

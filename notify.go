@@ -43,7 +43,8 @@ const (
 	ActionDeleted Action = "deleted" // delete (DELETE)
 )
 
-// Event tells that a write committed and changed an issue's values.
+// Event tells that a write committed and changed an issue's values: one of
+// the values routes', or a host route's through Call.UpdateIssue.
 type Event struct {
 	// ID identifies the event; it is unique.
 	ID string
@@ -52,7 +53,7 @@ type Event struct {
 	// Time is when the change was committed, in UTC.
 	Time time.Time
 	// Issue is the issue that changed as the write left it: in its
-	// repository under its current name, with its values and version.
+	// repository under its current name, with its content and version.
 	Issue Issue
 	// Actor is who made the change: the Principal that the TokenVerifier
 	// returned for the request's token.
@@ -78,6 +79,7 @@ type FieldChange struct {
 func newEvent(action Action, issue Issue, principal *Principal, fields []Field, before []Value) Event {
 	after := issue.Values
 	issue.Values = copyValues(after)
+	issue.Labels, issue.Assignees = slices.Clone(issue.Labels), slices.Clone(issue.Assignees)
 	e := Event{ID: rand.Text(), Action: action, Time: time.Now().UTC(), Issue: issue, Actor: principal}
 	for i := range fields {
 		f := &fields[i]
@@ -119,9 +121,7 @@ func copyValue(v *Value) *Value {
 // notify timeout. A failure or a panic of the notifier is logged and changes
 // nothing else.
 func (h *Handler) notify(c *call, w *write) {
-	issue := w.snap.Issue
-	issue.Values, issue.Version = w.after, w.version
-	e := newEvent(w.action, issue, c.principal, w.snap.Fields, w.before)
+	e := newEvent(w.action, w.stored, c.principal, w.snap.Fields, w.before)
 	requestID := c.w.id
 	ctx, cancel := lazyctx.WithTimeout(context.WithoutCancel(c.ctx()), h.notifyTimeout)
 	defer cancel()

@@ -62,11 +62,12 @@ var (
 type Store interface {
 	// Snapshot reads, as one state of the store, what a request for issue
 	// number of the repository owner/name needs (see Snapshot for what each
-	// member holds). owner and name match case-insensitively, and a
-	// repository is found by its current owner and name and by every pair
-	// it had before it was renamed or transferred. Snapshot returns an error
-	// that wraps ErrNotFound when no repository has or had that name; what
-	// it finds of the issue is the Snapshot's, not an error.
+	// member holds); number 0, which no issue has, asks for the repository
+	// alone. owner and name match case-insensitively, and a repository is
+	// found by its current owner and name and by every pair it had before
+	// it was renamed or transferred. Snapshot returns an error that wraps
+	// ErrNotFound when no repository has or had that name; what it finds of
+	// the issue is the Snapshot's, not an error.
 	Snapshot(ctx context.Context, owner, name string, number int64) (Snapshot, error)
 
 	// UpdateIssue stores the content of next as the issue that snap shows
@@ -75,10 +76,10 @@ type Store interface {
 	// snap.Issue.Version, the repository (its ID, owner, name, privacy and
 	// whether an organization owns it) and the fields of its owner.
 	// Otherwise it stores nothing and returns an error that wraps
-	// ErrChanged. It ignores next's Repository, Number and Version. snap is
-	// a Snapshot of this store, passed back as it was, and may be old: the
-	// handler keeps Snapshots. Writes to different issues should not wait
-	// for each other.
+	// ErrChanged. It ignores next's Repository, Number, ID and Version. snap
+	// is a Snapshot of this store, passed back as it was, and may be old:
+	// the handler keeps Snapshots. Writes to different issues should not
+	// wait for each other.
 	UpdateIssue(ctx context.Context, snap Snapshot, next Issue) (Version, error)
 }
 
@@ -95,14 +96,14 @@ type Snapshot struct {
 	// once), in the repository and with the number it has now. IssueErr is
 	// nil when there is such an issue, and otherwise wraps ErrNotFound (no
 	// issue ever had that number in Repository) or ErrIssueDeleted. The
-	// issue's content and Version are read only when it is still in
+	// issue's ID, content and Version are read only when it is still in
 	// Repository under its number; otherwise the handler does not read them.
 	Issue    Issue
 	IssueErr error
 
 	// Fields are the fields of the organization that owns Repository, in
 	// the organization's order (none for a repository owned by a user),
-	// read when Issue is still in Repository under its number.
+	// read whenever Repository is found, whatever Issue is.
 	Fields []Field
 
 	// Revision is the store's own record of what the Snapshot shows besides
@@ -133,14 +134,41 @@ type Repository struct {
 	OwnedByOrganization bool
 }
 
-// Issue is the record of one issue: where it is, what it holds and its
-// version. Its content is everything but Repository, Number and Version
-// (today its Values), which Store.UpdateIssue stores as one.
+// Issue is the record of one issue: where it is, its ID, what it holds and
+// its version. Its content is everything but Repository, Number, ID and
+// Version: its own fields and its Values, which Store.UpdateIssue stores as
+// one, so that any change of it gives the issue a new Version.
+//
+// A store stores the content as it is given and returns it so (slices that
+// are nil or empty alike); the handler and the host decide what it holds.
+// The strings are GitHub's: State is "open" or "closed", StateReason ""
+// (none), "completed", "not_planned", "duplicate" or "reopened"; a Title
+// has at most 256 characters.
 type Issue struct {
 	// Repository is the repository that holds the issue now.
 	Repository Repository
 	// Number is the issue's number in Repository.
 	Number int64
+	// ID identifies the issue: it is positive, below 2^31 (GraphQL's
+	// databaseId is a 32-bit Int) and unique among the store's issues, and
+	// it stays the same when the issue is transferred. The store gives it
+	// when the issue is added or created.
+	ID int64
+	// Title is the issue's title.
+	Title string
+	// Body is the issue's description; "" for none.
+	Body string
+	// State is "open" or "closed", and StateReason why it is so, or "".
+	State, StateReason string
+	// Labels are the names of the issue's labels, and Assignees the logins
+	// of its assignees.
+	Labels, Assignees []string
+	// Author is the login of the account that opened the issue.
+	Author string
+	// CreatedAt, UpdatedAt and ClosedAt are when the issue was opened, last
+	// changed and closed, in UTC to the second; ClosedAt is zero for an
+	// issue that is open.
+	CreatedAt, UpdatedAt, ClosedAt time.Time
 	// Values are the values of the issue's fields, in the order they were
 	// last written.
 	Values []Value
@@ -235,6 +263,50 @@ type FieldManager interface {
 	// that it leaves as they were are never its concern: an organization
 	// whose fields got such names by other means keeps them.
 	ChangeFields(ctx context.Context, org string, change func(current []Field) ([]Field, error)) ([]Field, error)
+}
+
+// IssueStore is the capability of a Store to create issues and to list
+// them, which a host's issue routes need (the handler's own routes do not):
+// a Store that is not an IssueStore cannot create issues through
+// Call.CreateIssue, which answers 404. It is optional; the handler finds it
+// with a type assertion on Config.Store. It is called from many goroutines
+// at once, with the request's context.
+//
+// A store only stores: filtering, sorting and paging issues are the
+// caller's, so a list reads every issue of the repositories it names.
+//
+// The storetest package checks a Store that implements IssueStore against
+// this contract too.
+type IssueStore interface {
+	// CreateIssue stores the content of issue (see Issue) as a new live
+	// issue of snap.Repository, with the repository's next number (one
+	// above every number it has had, for a live, deleted or transferred
+	// issue), an ID that no issue of the store has and a new version, and
+	// returns the issue as stored, if the store still holds what snap shows
+	// of the repository and of its owner's fields (as UpdateIssue checks
+	// them). Otherwise it stores nothing and returns an error that wraps
+	// ErrChanged. It ignores issue's Repository, Number, ID and Version.
+	// Creates that run at once get distinct numbers, one after the other,
+	// on every server that shares the store, and a create that fails uses
+	// no number. snap is a Snapshot of the repository (number 0 asks for
+	// it alone), passed back as it was.
+	CreateIssue(ctx context.Context, snap Snapshot, issue Issue) (Issue, error)
+
+	// Issues returns the live issues that q names, ordered by repository
+	// ID and number, as Snapshot returns an issue (its Repository as the
+	// store knows it now).
+	Issues(ctx context.Context, q IssueQuery) ([]Issue, error)
+
+	// Repositories returns every repository of the store, by ID.
+	Repositories(ctx context.Context) ([]Repository, error)
+}
+
+// IssueQuery names the issues that IssueStore.Issues returns: those of the
+// repositories whose IDs are Repositories, and those whose IDs are IDs. The
+// zero IssueQuery names none.
+type IssueQuery struct {
+	Repositories []int64
+	IDs          []int64
 }
 
 // Field is the definition of an organization-level issue field.

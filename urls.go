@@ -69,17 +69,35 @@ func selfURL(base string, r *http.Request) *url.URL {
 	return absoluteURL(base, r, r.URL.EscapedPath(), r.URL.RawQuery)
 }
 
-// issuePath returns the escaped API path of the issue number of repo, below
-// the handler's mount point.
-func issuePath(repo Repository, number int64) string {
-	return "/repos/" + url.PathEscape(repo.Owner) + "/" + url.PathEscape(repo.Name) +
-		"/issues/" + strconv.FormatInt(number, 10)
+// repositoryPath returns the escaped API path of repo, below the handler's
+// mount point.
+func repositoryPath(repo Repository) string {
+	return "/repos/" + url.PathEscape(repo.Owner) + "/" + url.PathEscape(repo.Name)
 }
 
-// redirect answers that the issue of r's path is now issue number of repo,
-// at the same suffix (the field ID of a value's path) and with the same query,
-// under base.
-func redirect(base string, r *http.Request, repo Repository, number int64, suffix string) error {
-	path := issuePath(repo, number) + "/issue-field-values" + suffix
+// redirect answers that what the path of r names is now in repo, as its
+// issue number (0 for the repository alone): the segments of the path that
+// name the repository, and the issue, are those of the new place, and what
+// follows them (a value's path, say) and the query stay, under base.
+func redirect(base string, r *http.Request, repo Repository, number int64) error {
+	path, named := repositoryPath(repo), 3 // repos/{owner}/{repo}
+	if number > 0 {
+		path, named = path+"/issues/"+strconv.FormatInt(number, 10), 5 // …/issues/{number}
+	}
+	path += pathAfter(r.URL.EscapedPath(), named)
 	return movedTo(absoluteURL(base, r, path, r.URL.RawQuery).String())
+}
+
+// pathAfter returns what follows the first n segments of the path p, from
+// the slash on ("/a/b/c" after 1 is "/b/c"), or "" when p has no more.
+func pathAfter(p string, n int) string {
+	at := 0
+	for ; n > 0; n-- {
+		next := strings.IndexByte(p[at+1:], '/')
+		if next < 0 {
+			return ""
+		}
+		at += 1 + next
+	}
+	return p[at:]
 }

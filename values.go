@@ -70,7 +70,7 @@ func (h *Handler) writeValues(c *call, w *write) error {
 		return err
 	}
 	key := w.snap.Issue.Key()
-	list := h.lists.list(key, etagSumOf(key, w.version, w.fieldsSum), w.snap.Fields, w.after)
+	list := h.lists.list(key, etagSumOf(key, w.stored.Version, w.fieldsSum), w.snap.Fields, w.after)
 	c.w.setHeader("Etag", list.etag)
 	writeBody(c.w, http.StatusOK, list.body)
 	return nil
@@ -80,7 +80,7 @@ func (h *Handler) writeValues(c *call, w *write) error {
 // on the issue is 404.
 func (h *Handler) deleteValue(c *call) error {
 	id := c.r.PathValue("issue_field_id")
-	w := &write{action: ActionDeleted, suffix: "/" + id}
+	w := &write{action: ActionDeleted}
 	var ok bool
 	if w.fieldID, ok = parsePositiveInt(id); !ok {
 		return ErrNotFound
@@ -88,7 +88,7 @@ func (h *Handler) deleteValue(c *call) error {
 	if err := h.commit(c, w); err != nil {
 		return err
 	}
-	c.w.setHeader("Etag", formatETag(etagSumOf(w.snap.Issue.Key(), w.version, w.fieldsSum)))
+	c.w.setHeader("Etag", formatETag(etagSumOf(w.snap.Issue.Key(), w.stored.Version, w.fieldsSum)))
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -118,82 +118,93 @@ func (h *Handler) findIssue(c *call, snap *Snapshot) error {
 	if err != nil {
 		return err
 	}
+	return h.readLocated(c, snap, owner, name, number)
+}
+
+// readLocated reads the Snapshot of issue number of owner/name (0 for the
+// repository alone) into snap, for c, whose caller is identified, and
+// locates the issue in it.
+func (h *Handler) readLocated(c *call, snap *Snapshot, owner, name string, number int64) error {
+	var err error
 	if *snap, err = h.store.Snapshot(c.ctx(), owner, name, number); err != nil {
 		return err
 	}
-	return h.locate(c, snap, owner, name, number, "")
+	return h.locate(c, snap, owner, name, number)
 }
 
 // locate authorizes the caller on the repository of snap, a Snapshot for
 // issue number of owner/name, applies the secondary rate limit to a write
 // (once a request), and answers a renamed or transferred repository, or a
-// transferred issue, with a redirect to the same suffix of the new path (the
-// value path's field ID for a delete). Authorization is decided before
-// anything about the issue is told, and before the body is read.
-func (h *Handler) locate(c *call, snap *Snapshot, owner, name string, number int64, suffix string) error {
-	op, principal, repo := c.route.op, c.principal, snap.Repository
-	if err := authorizeRepository(c.ctx(), op, repo, principal); err != nil {
+// transferred issue, with a redirect to the same place below the new path
+// (a value's path, say). Authorization is decided before anything about the
+// issue is told, and before the body is read. For number 0 it locates the
+// repository alone (locateRepository).
+func (h *Handler) locate(c *call, snap *Snapshot, owner, name string, number int64) error {
+	if err := h.locateRepository(c, snap, owner, name); err != nil || number == 0 {
 		return err
-	}
-	if !reponame.Same(repo.Owner, owner) || !reponame.Same(repo.Name, name) {
-		return redirect(h.baseURL, c.r, repo, number, suffix)
-	}
-	if !c.limited {
-		c.limited, c.limitErr = true, h.limitWrites(c)
-	}
-	if c.limitErr != nil {
-		return c.limitErr
 	}
 	if snap.IssueErr != nil {
 		return snap.IssueErr
 	}
-	moved := snap.Issue.Repository
+	repo, moved := snap.Repository, snap.Issue.Repository
 	if moved.ID != repo.ID {
 		// The issue moved to another repository: only a caller who may see
 		// that repository learns where.
-		if err := authorizeRepository(c.ctx(), op, moved, principal); err != nil {
+		if err := authorizeRepository(c.ctx(), c.route.op, moved, c.principal); err != nil {
 			if a := answerTo(err, c.route); a.status == http.StatusNotFound || a.status >= 500 {
 				return err
 			}
 		}
 	}
 	if moved.ID != repo.ID || snap.Issue.Number != number {
-		return redirect(h.baseURL, c.r, moved, snap.Issue.Number, suffix)
+		return redirect(h.baseURL, c.r, moved, snap.Issue.Number)
 	}
 	return nil
 }
 
-// decide returns the values that w makes of the values of w.snap, or the
-// error that refuses it (errUnchanged when the values stay as they are). An
-// add or set validates its items against the fields of w.snap. The write
-// works on the values that the fields show: a value of a field or an option
-// that is gone no longer counts, and is not kept. decide also checks the
-// request's If-Match, so that a client can read, modify and write back
-// without losing a concurrent change.
-func (h *Handler) decide(c *call, w *write) ([]Value, error) {
-	snap := &w.snap
-	w.fieldsSum = h.fieldSums.of(snap.Fields)
+// locateRepository is the part of locate that concerns the repository of
+// snap, which the request names as owner/name: authorization, the redirect
+// of a renamed or transferred repository, and the secondary rate limit.
+func (h *Handler) locateRepository(c *call, snap *Snapshot, owner, name string) error {
+	repo := snap.Repository
+	if err := authorizeRepository(c.ctx(), c.route.op, repo, c.principal); err != nil {
+		return err
+	}
+	if !reponame.Same(repo.Owner, owner) || !reponame.Same(repo.Name, name) {
+		return redirect(h.baseURL, c.r, repo, 0)
+	}
+	if !c.limited {
+		c.limited, c.limitErr = true, h.limitWrites(c)
+	}
+	return c.limitErr
+}
+
+// decideValues decides w, an add, a set or a delete, on w.snap, whose shown
+// values are w.before, as decide describes: an add or set validates its
+// items against the fields of w.snap, then the request's If-Match is
+// checked, then the new values are made.
+func (h *Handler) decideValues(c *call, w *write) error {
 	var updates []Value
 	if w.action != ActionDeleted {
 		var err error
-		if updates, err = parseItems(w.items, snap.Fields, w.allowArrays); err != nil {
-			return nil, err
+		if updates, err = parseItems(w.items, w.snap.Fields, w.allowArrays); err != nil {
+			return err
 		}
 	}
-	if ifMatch := headerList(c.r, "If-Match"); ifMatch != "" &&
-		!etagListMatches(ifMatch, formatETag(etagSumOf(snap.Issue.Key(), snap.Issue.Version, w.fieldsSum)), false) {
-		return nil, errPreconditionFailed
+	if h.ifMatchFails(c, w) {
+		return errPreconditionFailed
 	}
-	current := shownValues(snap.Issue.Values, snap.Fields)
-	next, err := w.apply(current, updates)
+	next, err := w.apply(w.before, updates)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	w.before, w.after, w.version = current, next, snap.Issue.Version
-	if sameValues(current, next) {
-		return nil, errUnchanged
+	w.after, w.stored = next, w.snap.Issue
+	w.stored.Values = next
+	if sameValues(w.before, next) {
+		return errUnchanged
 	}
-	return next, nil
+	w.stored.UpdatedAt = now()
+	return nil
 }
 
 // apply returns the values that w makes of current, the values the fields
@@ -290,7 +301,7 @@ func parseItems(items [][]byte, fields []Field, allowArrays bool) ([]Value, erro
 			index := i
 			errs = append(errs, &fieldError{Resource: valueResource, Field: field, Code: code, Message: message, Index: &index})
 		}
-		if item[0] != '{' {
+		if len(item) == 0 || item[0] != '{' {
 			fail("issue_field_values", "invalid", `Each item must be an object with "field_id" and "value".`)
 			continue
 		}

@@ -29,26 +29,34 @@ type issue struct {
 	movedTo issuefields.IssueKey // where a transferred issue went
 
 	// mu guards the fields below, and serializes the writes to the issue.
-	// values is shared with callers: a write replaces it and never writes
-	// into it.
+	// content holds the issue's ID and content (see [issuefields.Issue]),
+	// without its Repository, Number and Version; its slices are shared
+	// with callers: a write replaces them and never writes into them.
 	mu      sync.Mutex
 	version issuefields.Version
-	values  []issuefields.Value
+	content issuefields.Issue
 }
 
-// newIssue returns a live issue with no values.
-func newIssue() *issue {
-	is := new(issue)
-	is.commit(nil)
-	return is
+// newIssue returns a live issue with ID id and no content.
+func newIssue(id int64) *issue {
+	return &issue{version: newVersion(), content: issuefields.Issue{ID: id}}
 }
 
-// commit replaces the issue's values with values, which the issue then owns,
-// and gives it a new version. The caller holds is.mu, or is the only one that
-// can reach is.
-func (is *issue) commit(values []issuefields.Value) {
+// commit replaces the issue's content with content, which the issue then
+// owns, under the issue's ID, and gives it a new version. The caller holds
+// is.mu, or is the only one that can reach is.
+func (is *issue) commit(content issuefields.Issue) {
+	content.Repository, content.Number, content.Version, content.ID = issuefields.Repository{}, 0, "", is.content.ID
 	is.version = newVersion()
-	is.values = values
+	is.content = content
+}
+
+// record returns the issue as Snapshot shows it, in repo under number. The
+// caller holds is.mu.
+func (is *issue) record(repo issuefields.Repository, number int64) issuefields.Issue {
+	r := is.content
+	r.Repository, r.Number, r.Version = repo, number, is.version
+	return r
 }
 
 // Versions are never given twice: not by one store, not by two stores of one

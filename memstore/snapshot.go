@@ -9,12 +9,12 @@ import (
 )
 
 // Snapshot finds the repository that owner/name names now or named before,
-// case-insensitively, and the issue number in it, following transfers, as
-// [issuefields.Store] describes. For an issue that is still where it was
-// asked for, it adds the fields of the repository's owner and the issue's
-// values and version: the store's own slices, which nobody may modify. It
-// reads them under the store-wide lock and the issue's lock, so they are one
-// state of the store, and it allocates nothing for them.
+// case-insensitively, the fields of its owner, and the issue number in it,
+// following transfers, as [issuefields.Store] describes. For an issue that
+// is still where it was asked for, it adds the issue's ID, content and
+// version: the store's own slices, which nobody may modify. It reads them
+// under the store-wide lock and the issue's lock, so they are one state of
+// the store, and it allocates nothing for them.
 func (s *Store) Snapshot(_ context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -22,7 +22,7 @@ func (s *Store) Snapshot(_ context.Context, owner, name string, number int64) (i
 	if err != nil {
 		return issuefields.Snapshot{}, err
 	}
-	snap := issuefields.Snapshot{Repository: r.snapshot()}
+	snap := issuefields.Snapshot{Repository: r.snapshot(), Fields: slices.Clip(r.owner.fields)}
 	key := issuefields.IssueKey{RepositoryID: r.id, Number: number}
 	is, ok := s.issues[key]
 	if !ok {
@@ -37,13 +37,14 @@ func (s *Store) Snapshot(_ context.Context, owner, name string, number int64) (i
 		snap.IssueErr = is.check(describe(key))
 		return snap, nil
 	}
-	snap.Issue = issuefields.Issue{Repository: s.repos[key.RepositoryID].snapshot(), Number: key.Number}
-	if key.RepositoryID == r.id && key.Number == number {
-		snap.Fields = slices.Clip(r.owner.fields)
-		is.mu.Lock()
-		snap.Issue.Values, snap.Issue.Version = slices.Clip(is.values), is.version
-		is.mu.Unlock()
+	where := s.repos[key.RepositoryID].snapshot()
+	if key.RepositoryID != r.id || key.Number != number {
+		snap.Issue = issuefields.Issue{Repository: where, Number: key.Number}
+		return snap, nil
 	}
+	is.mu.Lock()
+	snap.Issue = is.record(where, key.Number)
+	is.mu.Unlock()
 	return snap, nil
 }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/issuefields/issuefields/internal/reponame"
 )
 
-// Store is an in-memory [issuefields.Store], [issuefields.FieldManager] and
-// [webhook.Store] that its seed methods fill. The zero value is not usable;
+// Store is an in-memory [issuefields.Store], [issuefields.FieldManager],
+// [issuefields.IssueStore] and [webhook.Store] that its seed methods fill. The zero value is not usable;
 // call [New].
 //
 // Locks are taken in one order: an organization's fieldsMu, then mu, then an
@@ -22,7 +22,10 @@ type Store struct {
 	repos    map[int64]*repository
 	names    map[repoName]*repository // every current and former name
 	issues   map[issuefields.IssueKey]*issue
-	lastID   int64 // the ID of the repository added last
+	byID     map[int64]issuefields.IssueKey // the live issues, by ID
+	lastID   int64                          // the ID of the repository added last
+	// lastIssueID is the ID of the issue added or created last.
+	lastIssueID int64
 
 	hooks hookStore
 }
@@ -30,6 +33,7 @@ type Store struct {
 var (
 	_ issuefields.Store        = (*Store)(nil)
 	_ issuefields.FieldManager = (*Store)(nil)
+	_ issuefields.IssueStore   = (*Store)(nil)
 )
 
 // New returns an empty Store.
@@ -39,6 +43,7 @@ func New() *Store {
 		repos:    make(map[int64]*repository),
 		names:    make(map[repoName]*repository),
 		issues:   make(map[issuefields.IssueKey]*issue),
+		byID:     make(map[int64]issuefields.IssueKey),
 	}
 }
 
@@ -67,6 +72,9 @@ type repository struct {
 	owner   *account
 	name    string
 	private bool
+	// numbers are the numbers of its issues, live, deleted or transferred,
+	// in order: the last is the largest it has had.
+	numbers []int64
 }
 
 // A repoName is an owner and repository name, lower-cased, under which a

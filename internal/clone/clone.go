@@ -3,6 +3,8 @@
 package clone
 
 import (
+	"slices"
+
 	"github.com/issuefields/issuefields"
 )
 
@@ -25,4 +27,12 @@ func Values(values []issuefields.Value) []issuefields.Value {
 		out[i] = v
 	}
 	return out
+}
+
+// Issue returns a copy of issue whose Values, Labels and Assignees share no
+// memory with issue's.
+func Issue(issue issuefields.Issue) issuefields.Issue {
+	issue.Values = Values(issue.Values)
+	issue.Labels, issue.Assignees = slices.Clone(issue.Labels), slices.Clone(issue.Assignees)
+	return issue
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/issuefields/issuefields/internal/clone"
 )
 
-// UpdateIssue stores a copy of next's values as the values of the issue that
-// snap shows live in its repository, under a new version, as
+// UpdateIssue stores a copy of next's content as the content of the issue
+// that snap shows live in its repository, under a new version, as
 // [issuefields.Store] describes: under the store-wide lock and the issue's,
 // if the store still holds what snap shows (the same repository, the same
 // slice of its owner's fields, and the issue live there at the same
@@ -36,7 +36,7 @@ func (s *Store) UpdateIssue(_ context.Context, snap issuefields.Snapshot, next i
 	if is.state != live || is.version != snap.Issue.Version {
 		return "", changed(key)
 	}
-	is.commit(clone.Values(next.Values))
+	is.commit(clone.Issue(next))
 	return is.version, nil
 }
 
