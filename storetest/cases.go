@@ -3,5 +3,5 @@ package storetest
 import "slices"
 
 // cases lists every case of the suite, grouped by the method they test.
-var cases = slices.Concat(repositoryCases, issueCases, fieldsCases, valuesCases, staleCases, copyCases, concurrencyCases, seedCases, fieldManagerCases,
+var cases = slices.Concat(repositoryCases, issueCases, recordCases, fieldsCases, valuesCases, staleCases, copyCases, concurrencyCases, seedCases, fieldManagerCases, issueStoreCases,
 	hookCases, deliveryCases, hookCopyCases)

@@ -79,4 +79,5 @@ func Example_customStore() {
 	// - Snapshot returns the issue in its repository as it is now, after a rename and a transfer
 	// - An issue's values and version survive a rename and a transfer of its repository
 	// - A stale Snapshot (after a rename, a transfer of the repository, a change of the owner's fields, a new field, a deleted or transferred issue, another write) gives ErrChanged and stores nothing
+	// - CreateIssue from a Snapshot that the store no longer holds returns ErrChanged, stores nothing and uses no number
 }
