@@ -26,7 +26,8 @@ const dataTables = `accounts, fields, field_options, repositories, repository_na
 // organizations and their fields, repositories, issues and their values,
 // hooks and their deliveries, and the budgets of the shared write limit.
 // The seed methods then fill it as they fill a new database: repositories
-// get the IDs 1, 2, 3 and so on again, and a field or an option that
+// get the IDs 1, 2, 3 and so on again, and so do issues, each repository's
+// issue numbers start again, and a field or an option that
 // [Store.ChangeFields] creates gets an ID above those of the organization's
 // seeded fields. The other counters go on where they were: hook and
 // delivery IDs, the database's own IDs of accounts, the versions of fields,
@@ -105,6 +106,8 @@ func empty(ctx context.Context, tx pgx.Tx) (resets int64, err error) {
 	batch.Queue(`SELECT setval('issue_versions', greatest(last_value, (SELECT coalesce(max(version), 0) FROM issues)))
 		FROM issue_versions`)
 	batch.Queue(`TRUNCATE ` + dataTables)
+	// The issues added after this get the IDs 1, 2, 3 and so on again.
+	batch.Queue(`ALTER SEQUENCE issue_ids RESTART`)
 	batch.Queue(`UPDATE resets SET count = count + 1 RETURNING count`).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&resets)
 	})

@@ -9,8 +9,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// AddIssue adds issue number, with no values, to the repository that
-// owner/repo names now or named before. It returns an error, and adds
+// AddIssue adds issue number, with no content but its ID, to the repository
+// that owner/repo names now or named before. The issue takes the next of the
+// store's issue IDs, which a new or emptied database starts at 1, so that
+// issues added in one order get the same IDs after every reset. It returns
+// an error, and adds
 // nothing, if there is no such repository, if number is not positive, or if
 // the repository has or had an issue with that number (live, deleted or
 // transferred).
@@ -20,7 +23,12 @@ func (s *Store) AddIssue(owner, repo string, number int64) error {
 		if err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO issues (repository_id, number) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+		// The issue takes the next ID, and raises the repository's last
+		// number when it is above it.
+		tag, err := tx.Exec(ctx, `
+			WITH added AS (INSERT INTO issues (repository_id, number) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING number)
+			UPDATE repositories SET last_issue_number = greatest(last_issue_number, $2)
+			WHERE id = $1 AND EXISTS (SELECT FROM added)`,
 			key.RepositoryID, key.Number)
 		switch {
 		case err != nil:
@@ -59,8 +67,8 @@ func (s *Store) DeleteIssue(owner, repo string, number int64) error {
 }
 
 // TransferIssue moves issue number of owner/repo to issue toNumber of
-// toOwner/toRepo, which it creates if it does not exist. The issue's values
-// move with it and replace any the destination had, under a new version of
+// toOwner/toRepo, which it creates if it does not exist. The issue's ID and
+// content move with it and replace those the destination had, under a new version of
 // the destination. Afterwards a Snapshot finds the old issue at its new
 // place, following chains of transfers, and the old number is never used
 // again. It returns an error, and changes nothing, if the source is not a
@@ -93,15 +101,17 @@ func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo 
 		}
 		batch := &pgx.Batch{}
 		batch.Queue(`
-			INSERT INTO issues (repository_id, number, field_values)
-			SELECT $3, $4, field_values FROM issues WHERE repository_id = $1 AND number = $2
+			INSERT INTO issues (repository_id, number, field_values, `+contentNames+`)
+			SELECT $3, $4, field_values, `+contentNames+` FROM issues WHERE repository_id = $1 AND number = $2
 			ON CONFLICT (repository_id, number)
-			DO UPDATE SET field_values = excluded.field_values, version = issues.version + 1`,
+			DO UPDATE SET field_values = excluded.field_values, version = issues.version + 1, `+takeContent,
 			from.RepositoryID, from.Number, to.RepositoryID, to.Number)
 		batch.Queue(`
 			UPDATE issues SET state = 'transferred', moved_to_repository_id = $3, moved_to_number = $4, field_values = '[]'
 			WHERE repository_id = $1 AND number = $2`,
 			from.RepositoryID, from.Number, to.RepositoryID, to.Number)
+		batch.Queue(`UPDATE repositories SET last_issue_number = greatest(last_issue_number, $2) WHERE id = $1`,
+			to.RepositoryID, to.Number)
 		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 			return wrap(op, err)
 		}
@@ -111,6 +121,20 @@ func (s *Store) TransferIssue(owner, repo string, number int64, toOwner, toRepo 
 		s.recent.forget(from)
 	}
 	return err
+}
+
+// SetIssue replaces the content of issue issue.Number of owner/repo with
+// issue's (everything but its Repository, Number, ID and Version: see
+// [issuefields.Issue]) and gives the issue a new version, as
+// [Store.UpdateIssue] would. It stores the content as given. It returns an
+// error, and changes nothing, if there is no such live issue.
+func (s *Store) SetIssue(owner, repo string, issue issuefields.Issue) error {
+	op := fmt.Sprintf("set issue %d of %q", issue.Number, owner+"/"+repo)
+	data, err := encodeValues(issue.Values)
+	if err != nil {
+		return fmt.Errorf("pgstore: %s: %w", op, err)
+	}
+	return s.setIssue(op, owner, repo, issue.Number, `field_values = $3, `+setContent(4), append([]any{data}, contentArgs(&issue)...))
 }
 
 // SetValues replaces the values of issue number of owner/repo with values
@@ -124,13 +148,20 @@ func (s *Store) SetValues(owner, repo string, number int64, values []issuefields
 	if err != nil {
 		return fmt.Errorf("pgstore: %s: %w", op, err)
 	}
+	return s.setIssue(op, owner, repo, number, `field_values = $3`, []any{data})
+}
+
+// setIssue sets what set says (from the parameters $3 on, args) in the row of
+// the live issue number of owner/repo, and gives it the next version; op
+// describes the seed call.
+func (s *Store) setIssue(op, owner, repo string, number int64, set string, args []any) error {
 	return s.seed(op, func(ctx context.Context, tx pgx.Tx) error {
 		key, _, err := liveIssue(ctx, tx, owner, repo, number)
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `UPDATE issues SET field_values = $3, version = version + 1 WHERE repository_id = $1 AND number = $2`,
-			key.RepositoryID, key.Number, data)
+		_, err = tx.Exec(ctx, `UPDATE issues SET `+set+`, version = version + 1 WHERE repository_id = $1 AND number = $2`,
+			append([]any{key.RepositoryID, key.Number}, args...)...)
 		if err != nil {
 			return wrap(op, err)
 		}

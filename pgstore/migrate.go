@@ -45,6 +45,7 @@ var migrations = []migration{
 	{8, "webhooks and their deliveries", hooksSQL},
 	{9, "issue versions that a reset never gives again, and a count of resets", resetsSQL},
 	{10, "one version of all that a Snapshot shows of each account, which a kept Snapshot's write checks", accountVersionSQL},
+	{11, "issues as records: IDs, their own fields beside their values, and each repository's last issue number", issueRecordsSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

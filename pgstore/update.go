@@ -45,20 +45,20 @@ func parseRevision(s string) (revision, bool) {
 	return r, ok && errOwner == nil && errVersion == nil
 }
 
-// swapQuery stores $3 as the values of issue $2 of repository $1 under the
-// next version, if the issue is live there at version $4 and the owner $5 of
-// the repository is at snapshot version $6: everything a Snapshot shows,
-// since every change to the owner's login, kind, fields, repositories and
-// their names gives the owner a new snapshot version (schema step 10). It
-// returns the count of resets, which the same snapshot of the database
-// shows: the epoch that the write was made in.
-const swapQuery = `
-	UPDATE issues SET field_values = $3, version = version + 1
+// swapQuery stores $3 as the values of issue $2 of repository $1, and $7 to
+// $16 as its own fields, under the next version, if the issue is live there
+// at version $4 and the owner $5 of the repository is at snapshot version
+// $6: everything a Snapshot shows, since every change to the owner's login,
+// kind, fields, repositories and their names gives the owner a new snapshot
+// version (schema step 10). It returns the count of resets, which the same
+// snapshot of the database shows: the epoch that the write was made in.
+var swapQuery = `
+	UPDATE issues SET field_values = $3, version = version + 1, ` + setContent(7) + `
 	WHERE repository_id = $1 AND number = $2 AND state = 'live' AND version = $4
 		AND EXISTS (SELECT FROM accounts WHERE id = $5 AND snapshot_version = $6)
 	RETURNING (SELECT count FROM resets)`
 
-// UpdateIssue stores next's values as the values of the issue that snap
+// UpdateIssue stores next's content as the content of the issue that snap
 // shows live in its repository, under the next version, as
 // [issuefields.Store] describes, with one UPDATE: one round trip, which
 // changes the issue's row only if the database still holds what snap shows
@@ -81,12 +81,13 @@ func (s *Store) UpdateIssue(ctx context.Context, snap issuefields.Snapshot, next
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var resets int64
-	err = s.db.QueryRow(ctx, swapQuery, key.RepositoryID, key.Number, data, version, at.owner, at.version).Scan(&resets)
+	args := append([]any{key.RepositoryID, key.Number, data, version, at.owner, at.version}, contentArgs(&next)...)
+	err = s.db.QueryRow(ctx, swapQuery, args...).Scan(&resets)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return "", changed(key)
 	case err != nil:
-		return "", wrap("write the values of "+describe(key), err)
+		return "", wrap("write "+describe(key), err)
 	}
 	s.saw(resets)
 	webhook.MarkEpoch(ctx, resets)
