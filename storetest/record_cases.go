@@ -17,6 +17,7 @@ var recordCases = []testCase{
 	{"UpdateIssue stores a copy of the content: changing the caller's slices afterwards changes nothing", recordCopied},
 	{"Every issue has an ID that is positive, below 2^31 and unique in the store; UpdateIssue keeps it, and a transferred issue keeps it with its content", recordIDs},
 	{"Snapshot reads the fields of the repository's owner whatever the issue, and number 0 reads the repository alone", recordFieldsAlways},
+	{"SetIssue stores a copy of every member of the content under a new version, and keeps the issue's ID", recordSetIssue},
 }
 
 // fullIssue returns an issue's content with every member set, the times in
@@ -152,5 +153,19 @@ func recordFieldsAlways(e *env) {
 	snap := e.snapshot("octo-org", "a", 0)
 	if snap.Repository != e.repo("octo-org", "a") || !errors.Is(snap.IssueErr, issuefields.ErrNotFound) {
 		e.r.Errorf("Snapshot(octo-org, a, 0) = %+v, %v; want the repository alone, with an IssueErr that wraps ErrNotFound", snap.Repository, snap.IssueErr)
+	}
+}
+
+func recordSetIssue(e *env) {
+	is := e.anIssue()
+	before := e.read(is).Issue
+	content := fullIssue()
+	content.Number, content.ID = is.number, before.ID+1000
+	e.seed(e.s.SetIssue(is.owner, is.name, content), "SetIssue(%q, %q, %+v)", is.owner, is.name, content)
+	content.Labels[0] = "changed"
+	got := e.read(is).Issue
+	e.wantContent(got, fullIssue(), "after SetIssue")
+	if got.ID != before.ID || got.Version == before.Version {
+		e.r.Errorf("after SetIssue: ID %d, version %q; want ID %d and a new version", got.ID, got.Version, before.ID)
 	}
 }

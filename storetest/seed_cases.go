@@ -50,6 +50,7 @@ var seedCases = []testCase{
 	{"TransferIssue refuses to move an issue onto itself and changes nothing", transferIssueOntoItself},
 	{"TransferIssue refuses a destination number that is not positive and changes nothing", transferIssueNumberNotPositive},
 	{"SetValues returns ErrIssueDeleted for a deleted issue and ErrNotFound for one that never was or was transferred away, and changes nothing", setValuesNotLive},
+	{"SetIssue returns ErrIssueDeleted for a deleted issue and ErrNotFound for one that never was or was transferred away, and changes nothing", setIssueNotLive},
 }
 
 func addOrganizationEmpty(e *env) {
@@ -284,6 +285,15 @@ func setValuesNotLive(e *env) {
 	}
 }
 
+func setIssueNotLive(e *env) {
+	e.fill()
+	for _, is := range notLive {
+		content := fullIssue()
+		content.Number = is.number
+		e.refuses(call.SetIssue("octo-org", is.repo, content), is.target, "")
+	}
+}
+
 // high is an option of the fields that the cases add.
 var high = issuefields.FieldOption{ID: 7, Name: "High", Color: "red"}
 
@@ -430,4 +440,9 @@ func (seedCalls) TransferIssue(owner, repo string, number int64, toOwner, toRepo
 func (seedCalls) SetValues(owner, repo string, number int64, values []issuefields.Value) seedCall {
 	return seedCall{fmt.Sprintf("SetValues(%q, %q, %d, %v)", owner, repo, number, values),
 		func(s Store) error { return s.SetValues(owner, repo, number, values) }}
+}
+
+func (seedCalls) SetIssue(owner, repo string, issue issuefields.Issue) seedCall {
+	return seedCall{fmt.Sprintf("SetIssue(%q, %q, %+v)", owner, repo, issue),
+		func(s Store) error { return s.SetIssue(owner, repo, issue) }}
 }

@@ -69,11 +69,20 @@ type Seeder interface {
 	// newOwner has a repository of the same name now.
 	TransferRepository(owner, name, newOwner string) error
 
-	// AddIssue adds issue number, live and with no values, to the
-	// repository owner/repo. It returns an error if there is no such
-	// repository, if number is not positive, or if the repository has or had
-	// an issue with that number.
+	// AddIssue adds issue number, live and with no content (see
+	// issuefields.Issue) but an ID that no issue of the store has, to the
+	// repository owner/repo. Issues added in the same order to a new or
+	// emptied store get the same IDs. It returns an error if there is no
+	// such repository, if number is not positive, or if the repository has
+	// or had an issue with that number.
 	AddIssue(owner, repo string, number int64) error
+
+	// SetIssue replaces the content of the live issue issue.Number of
+	// owner/repo with a copy of issue's (everything but its Repository,
+	// Number, ID and Version) and gives the issue a new version, as an
+	// UpdateIssue would. It stores the content as given. It returns an
+	// error if there is no such live issue.
+	SetIssue(owner, repo string, issue issuefields.Issue) error
 
 	// DeleteIssue deletes the live issue number of the repository
 	// owner/repo, and its values. Afterwards the IssueErr of its
@@ -83,8 +92,8 @@ type Seeder interface {
 
 	// TransferIssue moves the live issue number of owner/repo to issue
 	// toNumber of toOwner/toRepo, which it creates if it does not exist. The
-	// issue's values move with it and replace any the destination had, under
-	// a new version of the destination. Afterwards Store.Snapshot finds the
+	// issue's ID and content move with it and replace those the destination
+	// had, under a new version of the destination. Afterwards Store.Snapshot finds the
 	// old issue at its new place, following chains of transfers. It returns an
 	// error if the source is not a live issue, if toNumber is not positive,
 	// or if the destination is the source or an issue that was deleted or
