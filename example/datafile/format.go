@@ -68,14 +68,19 @@ func (rd Repository) FormerNames() []string {
 }
 
 // Issue is one issue: live with values, deleted, or transferred to
-// another place, which the transfer creates. Its title, state, author and
-// body are what webhook deliveries show of it; the store does not keep them.
+// another place, which the transfer creates. Its title, body, state,
+// state_reason, labels, assignees, author and created_at are the issue's
+// record in the store; Load fills in what the file leaves out.
 type Issue struct {
 	Number        int64     `json:"number"`
 	Title         string    `json:"title"`
 	State         string    `json:"state"`
+	StateReason   string    `json:"state_reason"`
+	Labels        []string  `json:"labels"`
+	Assignees     []string  `json:"assignees"`
 	Author        string    `json:"author"`
 	Body          string    `json:"body"`
+	CreatedAt     string    `json:"created_at"`
 	Values        []Value   `json:"values"`
 	Deleted       bool      `json:"deleted"`
 	TransferredTo *IssueRef `json:"transferred_to"`

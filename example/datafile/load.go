@@ -166,11 +166,16 @@ func (l *loader) addIssues(context.Context) error {
 				return fmt.Errorf("%s: an issue is deleted or transferred, not both", at)
 			case is.Deleted && len(is.Values) > 0:
 				return fmt.Errorf("%s: a deleted issue has no values", at)
-			case is.State != "" && is.State != "open" && is.State != "closed":
-				return fmt.Errorf("%s.state: %q is not open or closed", at, is.State)
+			}
+			content, err := l.content(l.repos[i], is, at)
+			if err != nil {
+				return err
 			}
 			if err := l.store.AddIssue(l.repos[i].Owner, l.repos[i].Name, is.Number); err != nil {
 				return fmt.Errorf("%s.number: %w", at, err)
+			}
+			if err := l.store.SetIssue(l.repos[i].Owner, l.repos[i].Name, content); err != nil {
+				return fmt.Errorf("%s: %w", at, err)
 			}
 		}
 	}

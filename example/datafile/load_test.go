@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/lookup"
@@ -31,6 +32,47 @@ func load(data []byte) (*loaded, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// TestIssuesGetTheirRecord checks that every issue of a file gets its record
+// in the store, what the file gives and the documented defaults for what it
+// leaves out, and an ID by the order of the file, the same when the file is
+// loaded again.
+func TestIssuesGetTheirRecord(t *testing.T) {
+	data := []byte(`{"repositories": [{"owner": "octo-org", "name": "a", "issues": [
+		{"number": 7, "title": "Crash", "body": "It crashes.", "state": "closed", "state_reason": "not_planned",
+		 "labels": ["bug", "ui"], "assignees": ["hubot"], "author": "monalisa", "created_at": "2024-02-29T12:30:00+01:00"},
+		{"number": 2}]}]}`)
+	ids := func() []int64 {
+		d, err := load(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, n := range []int64{7, 2} {
+			snap, err := d.store.Snapshot(context.Background(), "octo-org", "a", n)
+			if err != nil || snap.IssueErr != nil {
+				t.Fatal(err, snap.IssueErr)
+			}
+			got := snap.Issue
+			got.Repository, got.Version, got.ID, got.Values = issuefields.Repository{}, "", 0, nil
+			created := time.Date(2024, 2, 29, 11, 30, 0, 0, time.UTC)
+			want := issuefields.Issue{Number: 7, Title: "Crash", Body: "It crashes.", State: "closed", StateReason: "not_planned",
+				Labels: []string{"bug", "ui"}, Assignees: []string{"hubot"}, Author: "monalisa", CreatedAt: created, UpdatedAt: created, ClosedAt: created}
+			if n == 2 {
+				want = issuefields.Issue{Number: 2, Title: "Issue #2", State: "open", Author: "octo-org", CreatedAt: started, UpdatedAt: started}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("issue %d is\n\t%+v\nwant\n\t%+v", n, got, want)
+			}
+			ids = append(ids, snap.Issue.ID)
+		}
+		return ids
+	}
+	first, again := ids(), ids()
+	if first[0] != 1 || first[1] != 2 || !reflect.DeepEqual(first, again) {
+		t.Errorf("the issues' IDs are %v, and %v when loaded again; want 1 and 2, the order of the file, both times", first, again)
+	}
 }
 
 func TestDemoDataLoads(t *testing.T) {
@@ -137,9 +179,21 @@ func badDataFiles() []badDataFile {
 		{"unknown key", `{"organisations": []}`, `unknown key "organisations"; want organizations, repositories or tokens`, false},
 		{"key in another case", `{"Organizations": []}`, `unknown key "Organizations"; want organizations, repositories or tokens`, false},
 		{"unknown key of an issue", withIssues(`{"number": 1, "valeus": []}`),
-			`repositories[0].issues[0]: unknown key "valeus"; want number, title, state, author, body, values, deleted or transferred_to`, false},
+			`repositories[0].issues[0]: unknown key "valeus"; want number, title, state, state_reason, labels, assignees, author, body, created_at, values, deleted or transferred_to`, false},
 		{"issue state neither open nor closed", withIssues(`{"number": 1, "state": "merged"}`),
 			`repositories[0].issues[0].state: "merged" is not open or closed`, false},
+		{"unknown state_reason", withIssues(`{"number": 1, "state": "closed", "state_reason": "fixed"}`),
+			`repositories[0].issues[0].state_reason: "fixed" is not completed, not_planned, duplicate or reopened`, false},
+		{"title over 256 characters", withIssues(`{"number": 1, "title": "` + strings.Repeat("é", 257) + `"}`),
+			`repositories[0].issues[0].title: a title has at most 256 characters (GitHub's limit)`, false},
+		{"body over 65,536 characters", withIssues(`{"number": 1, "body": "` + strings.Repeat("b", 65537) + `"}`),
+			`repositories[0].issues[0].body: a body has at most 65536 characters (GitHub's limit)`, false},
+		{"created_at not RFC 3339", withIssues(`{"number": 1, "created_at": "2024-01-02"}`),
+			`repositories[0].issues[0].created_at: "2024-01-02" is not an RFC 3339 time such as 2030-01-31T12:00:00Z`, false},
+		{"a label without a name", withIssues(`{"number": 1, "labels": ["bug", ""]}`),
+			`repositories[0].issues[0].labels: a label needs a name`, false},
+		{"an assignee without a login", withIssues(`{"number": 1, "assignees": [""]}`),
+			`repositories[0].issues[0].assignees: an assignee needs a login`, false},
 		{"key twice", withIssues(`{"number": 1, "values": [], "number": 2}`),
 			`repositories[0].issues[0]: the key "number" is given twice`, false},
 		{"repository of a token twice",
