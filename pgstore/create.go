@@ -130,4 +130,3 @@ func (s *Store) Repositories(ctx context.Context) ([]issuefields.Repository, err
 	}
 	return repos, nil
 }
-

@@ -35,7 +35,7 @@ const (
 // A record is what a query reads of an issue's ID and own fields: the
 // members of an Issue, and its times, which may be NULL.
 type record struct {
-	issue                           *issuefields.Issue
+	issue                          *issuefields.Issue
 	createdAt, updatedAt, closedAt *time.Time
 }
 
