@@ -5,11 +5,13 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/internal/reponame"
+	"github.com/issuefields/issuefields/seed"
 )
 
-// Store is an in-memory [issuefields.Store], [issuefields.FieldManager] and
-// [webhook.Store] that its seed methods fill. The zero value is not usable;
-// call [New].
+// Store is an in-memory [issuefields.Store] and [issuefields.FieldManager]
+// that its seed methods ([seed.Seeder]) fill and [Store.Empty] empties
+// ([seed.Emptier]). [Store.Hooks] returns the [webhook.Store] beside it. The
+// zero value is not usable; call [New].
 //
 // Locks are taken in one order: an organization's fieldsMu, then mu, then an
 // issue's mu. Only a seed method that holds mu for writing holds two issues'
@@ -24,12 +26,13 @@ type Store struct {
 	issues   map[issuefields.IssueKey]*issue
 	lastID   int64 // the ID of the repository added last
 
-	hooks hookStore
+	hooks Hooks
 }
 
 var (
 	_ issuefields.Store        = (*Store)(nil)
 	_ issuefields.FieldManager = (*Store)(nil)
+	_ seed.Seeder              = (*Store)(nil)
 )
 
 // New returns an empty Store.

@@ -4,4 +4,4 @@ import "slices"
 
 // cases lists every case of the suite, grouped by the method they test.
 var cases = slices.Concat(repositoryCases, issueCases, fieldsCases, valuesCases, staleCases, copyCases, concurrencyCases, seedCases, fieldManagerCases,
-	hookCases, deliveryCases, hookCopyCases)
+	emptyCases)
