@@ -733,16 +733,6 @@ func skipDigits(data []byte, i int) int {
 // isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// trimSpace returns data without JSON whitespace around it.
-func trimSpace(data []byte) []byte {
-	data = data[skipSpace(data, 0):]
-	end := len(data)
-	for end > 0 && isSpace(data[end-1]) {
-		end--
-	}
-	return data[:end]
-}
-
 // skipSpace returns the index of the first byte at or after i that is not
 // whitespace.
 func skipSpace(data []byte, i int) int {

@@ -15,10 +15,11 @@ import (
 )
 
 // dataTypeRules is everything that depends on a field's data type: which
-// values a request may give, how a value is shown in a response, and the
-// prefix of its node_id. There is one value of it per data type (rulesOf);
-// validation (parseValue) and the response encoder (appendItem) read it, so a
-// data type is changed, or added, here alone.
+// values a request may give, how a value is shown in a response and to
+// other code, and the prefix of its node_id. There is one value of it per
+// data type (rulesOf); validation (parseValue), the response encoder
+// (appendItem) and Field.Content read it, so a data type is changed, or
+// added, here alone.
 type dataTypeRules struct {
 	// nodeIDPrefix begins the node_id of a value of the data type.
 	nodeIDPrefix string
@@ -37,6 +38,33 @@ type dataTypeRules struct {
 	// the members that follow it (the selected options of a select field);
 	// appendValue allocates nothing.
 	appendValue func(buf []byte, f *Field, v *Value) []byte
+	// content returns the member of v that holds the value, as
+	// Field.Content gives it; nil for the select types, whose value is the
+	// options that it selects.
+	content func(v *Value) any
+}
+
+// Content returns what v, a value of f, holds, for code that shows values
+// in a form of its own, such as a webhook payload or a log line: by f's
+// data type, the Text or Date (a string) or the Number (a float64) as
+// value; for a select type, a nil value and the options of f that v
+// selects, in f's order (none when f no longer has any of them, and then
+// the handler does not show v). For a data type that the package does not
+// know, it returns nil and none.
+func (f Field) Content(v Value) (value any, options []FieldOption) {
+	rules := rulesOf(f.DataType)
+	switch {
+	case rules == nil:
+		return nil, nil
+	case rules.hasOptions:
+		for i := range f.Options {
+			if o := &f.Options[i]; selected(o, v.OptionIDs) {
+				options = append(options, *o)
+			}
+		}
+		return nil, options
+	}
+	return rules.content(&v), nil
 }
 
 // hasOptions reports whether fields of data type t have options: whether t
@@ -86,6 +114,7 @@ var textRules = dataTypeRules{
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Text) },
+	content:     func(v *Value) any { return v.Text },
 }
 
 // numberRules: a JSON number that fits a float64, whose integer part is
@@ -112,6 +141,7 @@ var numberRules = dataTypeRules{
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.Float(buf, v.Number) },
+	content:     func(v *Value) any { return v.Number },
 }
 
 // maxExactInteger is 2^53: a float64 holds every integer up to it exactly,
@@ -197,6 +227,7 @@ var dateRules = dataTypeRules{
 		return v, ""
 	},
 	appendValue: func(buf []byte, _ *Field, v *Value) []byte { return jsonappend.String(buf, v.Date) },
+	content:     func(v *Value) any { return v.Date },
 }
 
 // singleSelectRules: the name of one option in a request; its ID as the

@@ -25,8 +25,11 @@ import (
 //  2. serveRoute selects the API version and runs the route's operation.
 //  3. The operation checks the path, authenticates the caller (identify),
 //     finds what the path names, authorizes the caller on it, applies the
-//     secondary rate limit to a write, and answers: the values routes in
-//     values.go, the field management routes in fields.go. A host's Route
+//     secondary rate limit to a write, and answers: a list of values in
+//     values.go; a write of values through commit in write.go, which
+//     decides it on a Snapshot (values.go's decide), takes the issue's turn
+//     (writeturns.go) and stores it with Store.UpdateIssue, again on
+//     ErrChanged; the field management routes in fields.go. A host's Route
 //     (Config.Routes) has its caller authenticated by serveMounted
 //     (mount.go) before its Serve does the rest through the Call.
 

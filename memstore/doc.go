@@ -3,7 +3,7 @@
 // [issuefields.FieldManager] too, so the handler's field management routes
 // create, change and delete its organizations' fields.
 //
-// A [Store] starts empty. Its seed methods, those of storetest.Seeder
+// A [Store] starts empty. Its seed methods, those of [seed.Seeder]
 // (AddOrganization, AddField, AddRepository, RenameRepository,
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // fill it; each either applies completely or returns an error and changes
@@ -43,18 +43,14 @@
 // twice. It does not touch issues: the values of a removed field or option
 // stay, hidden by the handler, under the same version.
 //
-// A Store is a [webhook.Store] too: it keeps hooks and their newest
-// deliveries, under a lock of their own, so that recording a delivery never
-// waits for a request for values nor holds one up. Hooks and deliveries get
-// their IDs from two counters of the Store that only grow, so no ID is given
-// twice until [Store.Empty] starts them again, as a new Store would. It keeps an organization's hooks under its lower-cased login and a
-// repository's under its ID, and does not check that the organization or the
-// repository exists: the routes that create hooks do. [Store.HooksFor] takes
-// the repository as the caller gives it: a repository's own hooks follow it
-// through renames and transfers, and after a transfer the hooks of the
-// organization that owns it now get its events. Each hook keeps its newest
-// [webhook.KeptDeliveries] deliveries in a ring, in which a new delivery
-// takes the place of the oldest.
+// [Store.Hooks] returns the Store's [Hooks], a [webhook.Store]: its hooks and
+// their newest deliveries, under a lock of their own, so that recording a
+// delivery never waits for a request for values nor holds one up.
+// [Hooks.HooksFor] takes the repository as the caller gives it: a
+// repository's own hooks follow it through renames and transfers, and after
+// a transfer the hooks of the organization that owns it now get its events.
+//
+// [Store.Empty] drops everything, hooks and deliveries too ([seed.Emptier]).
 //
 // A version is never given twice, by one Store or another, in this process or
 // another: each is a random prefix drawn when the process starts followed by

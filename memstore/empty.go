@@ -1,15 +1,21 @@
 package memstore
 
-import "github.com/issuefields/issuefields"
+import (
+	"context"
 
-// Empty drops everything s holds: organizations and their fields,
-// repositories, issues and their values, hooks and their deliveries. s is
-// then as [New] returns it, so the seed methods fill it again with the same
-// repository, issue, hook and delivery IDs as the first time, while a version is
-// still never given twice: an ETag taken before Empty never matches the
-// values of an issue seeded after it. A call in progress on another goroutine
-// finishes on the data before or after Empty, never on a mix.
-func (s *Store) Empty() {
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/seed"
+)
+
+var _ seed.Emptier = (*Store)(nil)
+
+// Empty drops everything s holds, as [seed.Emptier] says: organizations and
+// their fields, repositories, issues and their values, and the hooks of
+// [Store.Hooks] and their deliveries. s is then as [New] returns it, but for
+// versions: the seed methods fill it again with the same repository, issue,
+// hook and delivery IDs as the first time, and each repository's issue
+// numbers start again. It never fails, and does not use ctx.
+func (s *Store) Empty(context.Context) error {
 	s.mu.Lock()
 	s.accounts = make(map[string]*account)
 	s.repos = make(map[int64]*repository)
@@ -24,4 +30,5 @@ func (s *Store) Empty() {
 	h.hooks, h.byScope = nil, nil
 	h.lastHook, h.lastDelivery = 0, 0
 	h.mu.Unlock()
+	return nil
 }

@@ -31,12 +31,12 @@ func seedOne(t *testing.T, s *memstore.Store) (issuefields.Repository, issuefiel
 	if err := s.SetValues("octo-org", "hello-world", 1, []issuefields.Value{{FieldID: 1, Text: "first"}}); err != nil {
 		t.Fatal(err)
 	}
-	hook, err := s.CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true,
+	hook, err := s.Hooks().CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true,
 		Config: webhook.Config{URL: "http://127.0.0.1:9/hook", ContentType: "json"}}, webhook.MaxHooks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, StatusCode: 200}); err != nil {
+	if _, err := s.Hooks().AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, StatusCode: 200}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := s.Snapshot(ctx, "octo-org", "hello-world", 1)
@@ -51,14 +51,16 @@ func TestEmptyDropsEverythingAndSeedsAgainAsNew(t *testing.T) {
 	s := memstore.New()
 	repo, version, hook := seedOne(t, s)
 
-	s.Empty()
+	if err := s.Empty(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.Snapshot(ctx, "octo-org", "hello-world", 1); !errors.Is(err, issuefields.ErrNotFound) {
 		t.Errorf("Snapshot after Empty: %v, want ErrNotFound", err)
 	}
-	if hooks, err := s.Hooks(ctx, webhook.Scope{Organization: "octo-org"}); err != nil || len(hooks) != 0 {
+	if hooks, err := s.Hooks().Hooks(ctx, webhook.Scope{Organization: "octo-org"}); err != nil || len(hooks) != 0 {
 		t.Errorf("Hooks after Empty = %v, %v; want none", hooks, err)
 	}
-	if _, err := s.Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10}); err == nil {
+	if _, err := s.Hooks().Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10}); err == nil {
 		t.Error("Deliveries of the hook from before Empty: no error, want one for a hook that does not exist")
 	}
 
@@ -69,7 +71,7 @@ func TestEmptyDropsEverythingAndSeedsAgainAsNew(t *testing.T) {
 	if againVersion == version {
 		t.Errorf("seeded again: version %q, the same as before Empty; want a new one", version)
 	}
-	deliveries, err := s.Deliveries(ctx, againHook.ID, webhook.DeliveryQuery{Limit: 10})
+	deliveries, err := s.Hooks().Deliveries(ctx, againHook.ID, webhook.DeliveryQuery{Limit: 10})
 	if err != nil || len(deliveries) != 1 {
 		t.Errorf("Deliveries of the new hook = %v, %v; want only the one delivered after Empty", deliveries, err)
 	}

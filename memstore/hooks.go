@@ -11,19 +11,30 @@ import (
 	"github.com/issuefields/issuefields/webhook"
 )
 
-var _ webhook.Store = (*Store)(nil)
+var _ webhook.Store = (*Hooks)(nil)
 
-// hookStore keeps the webhooks of a Store and their deliveries. Its lock is
-// its own: recording a delivery never waits for the store-wide lock of the
-// accounts, repositories and issues, nor holds up a request for values. The
-// zero value is an empty hookStore.
-type hookStore struct {
+// Hooks is the [webhook.Store] of a Store: its webhooks and their newest
+// deliveries, which [Store.Hooks] returns. Its lock is its own: recording a
+// delivery never waits for the store-wide lock of the accounts,
+// repositories and issues, nor holds up a request for values. It keeps an
+// organization's hooks under its lower-cased login and a repository's under
+// its ID, and does not check that the organization or the repository
+// exists: the routes that create hooks do. Hooks and deliveries get their
+// IDs from two counters that only grow, so no ID is given twice until
+// [Store.Empty] starts them again, as a new Store would. Each hook keeps its
+// newest [webhook.KeptDeliveries] deliveries in a ring, in which a new
+// delivery takes the place of the oldest. It is safe for concurrent use.
+type Hooks struct {
 	mu      sync.RWMutex
 	hooks   map[int64]*hookEntry
 	byScope map[webhook.Scope][]int64 // by scopeKey, each in ID order
 	// lastHook and lastDelivery are the IDs given last; they only grow.
 	lastHook, lastDelivery int64
 }
+
+// Hooks returns the hooks and deliveries that s keeps, which [Store.Empty]
+// drops with the rest.
+func (s *Store) Hooks() *Hooks { return &s.hooks }
 
 // A hookEntry is a hook and its newest deliveries.
 type hookEntry struct {
@@ -33,12 +44,11 @@ type hookEntry struct {
 
 // Hooks returns the hooks of scope, by ID. An organization's login matches
 // case-insensitively.
-func (s *Store) Hooks(_ context.Context, scope webhook.Scope) ([]webhook.Hook, error) {
+func (h *Hooks) Hooks(_ context.Context, scope webhook.Scope) ([]webhook.Hook, error) {
 	key, err := scopeKey(scope)
 	if err != nil {
 		return nil, err
 	}
-	h := &s.hooks
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	return h.list(h.byScope[key]), nil
@@ -48,13 +58,12 @@ func (s *Store) Hooks(_ context.Context, scope webhook.Scope) ([]webhook.Hook, e
 // no hook had before, unless hook's scope has max hooks already. It does not
 // check that the organization or the repository of the scope exists; the
 // routes do.
-func (s *Store) CreateHook(_ context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
+func (h *Hooks) CreateHook(_ context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
 	key, err := scopeKey(hook.Scope)
 	if err != nil {
 		return webhook.Hook{}, err
 	}
 	hook.Events = slices.Clone(hook.Events)
-	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(h.byScope[key]) >= max {
@@ -72,16 +81,14 @@ func (s *Store) CreateHook(_ context.Context, hook webhook.Hook, max int) (webho
 }
 
 // UpdateHook replaces hook id of scope with a copy of what change returns,
-// given a copy of the hook. It holds the lock of the store's hooks while it
-// calls change, so change must not call the Store's hook methods. It returns
-// an error, and changes nothing, if change returns one or alters the hook's
-// ID or scope.
-func (s *Store) UpdateHook(_ context.Context, scope webhook.Scope, id int64, change func(webhook.Hook) (webhook.Hook, error)) (webhook.Hook, error) {
+// given a copy of the hook. It holds the lock of h while it calls change,
+// so change must not call the methods of h. It returns an error, and changes
+// nothing, if change returns one or alters the hook's ID or scope.
+func (h *Hooks) UpdateHook(_ context.Context, scope webhook.Scope, id int64, change func(webhook.Hook) (webhook.Hook, error)) (webhook.Hook, error) {
 	key, err := scopeKey(scope)
 	if err != nil {
 		return webhook.Hook{}, err
 	}
-	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	e, err := h.find(key, id)
@@ -100,12 +107,11 @@ func (s *Store) UpdateHook(_ context.Context, scope webhook.Scope, id int64, cha
 }
 
 // DeleteHook deletes hook id of scope and its deliveries.
-func (s *Store) DeleteHook(_ context.Context, scope webhook.Scope, id int64) error {
+func (h *Hooks) DeleteHook(_ context.Context, scope webhook.Scope, id int64) error {
 	key, err := scopeKey(scope)
 	if err != nil {
 		return err
 	}
-	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, err := h.find(key, id); err != nil {
@@ -125,8 +131,7 @@ func (s *Store) DeleteHook(_ context.Context, scope webhook.Scope, id int64) err
 // those of the organization repo.Owner, by ID. It takes repo as given, and
 // so follows a rename or a transfer as soon as the caller passes the
 // repository as it is now.
-func (s *Store) HooksFor(_ context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
-	h := &s.hooks
+func (h *Hooks) HooksFor(_ context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	ids := h.byScope[webhook.Scope{RepositoryID: repo.ID}]
@@ -141,9 +146,8 @@ func (s *Store) HooksFor(_ context.Context, repo issuefields.Repository) ([]webh
 // as the newest delivery of hook d.HookID, and forgets the hook's oldest
 // delivery when it has KeptDeliveries already. For a hook that does not
 // exist it records nothing and returns the zero Delivery.
-func (s *Store) AddDelivery(_ context.Context, d webhook.Delivery) (webhook.Delivery, error) {
+func (h *Hooks) AddDelivery(_ context.Context, d webhook.Delivery) (webhook.Delivery, error) {
 	d.Request, d.Response = copyMessage(d.Request), copyMessage(d.Response)
-	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	e, ok := h.hooks[d.HookID]
@@ -160,11 +164,10 @@ func (s *Store) AddDelivery(_ context.Context, d webhook.Delivery) (webhook.Deli
 // first, without their Request and Response. It returns an error for a
 // Limit that is not positive and for a Status other than "success",
 // "failure" and "".
-func (s *Store) Deliveries(_ context.Context, hookID int64, q webhook.DeliveryQuery) ([]webhook.Delivery, error) {
+func (h *Hooks) Deliveries(_ context.Context, hookID int64, q webhook.DeliveryQuery) ([]webhook.Delivery, error) {
 	if err := checkQuery(q); err != nil {
 		return nil, err
 	}
-	h := &s.hooks
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	e, ok := h.hooks[hookID]
@@ -187,8 +190,7 @@ func (s *Store) Deliveries(_ context.Context, hookID int64, q webhook.DeliveryQu
 }
 
 // Delivery returns a copy of delivery id of hook hookID.
-func (s *Store) Delivery(_ context.Context, hookID, id int64) (webhook.Delivery, error) {
-	h := &s.hooks
+func (h *Hooks) Delivery(_ context.Context, hookID, id int64) (webhook.Delivery, error) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	e, ok := h.hooks[hookID]
@@ -204,7 +206,7 @@ func (s *Store) Delivery(_ context.Context, hookID, id int64) (webhook.Delivery,
 }
 
 // find returns hook id of the scope whose key is key. The caller holds h.mu.
-func (h *hookStore) find(key webhook.Scope, id int64) (*hookEntry, error) {
+func (h *Hooks) find(key webhook.Scope, id int64) (*hookEntry, error) {
 	e, ok := h.hooks[id]
 	if !ok || !slices.Contains(h.byScope[key], id) {
 		return nil, fmt.Errorf("memstore: hook %d of %s: %w", id, describeScope(key), issuefields.ErrNotFound)
@@ -214,7 +216,7 @@ func (h *hookStore) find(key webhook.Scope, id int64) (*hookEntry, error) {
 
 // list returns copies of the hooks ids, in their order. The caller holds
 // h.mu.
-func (h *hookStore) list(ids []int64) []webhook.Hook {
+func (h *Hooks) list(ids []int64) []webhook.Hook {
 	out := make([]webhook.Hook, len(ids))
 	for i, id := range ids {
 		out[i] = copyHook(h.hooks[id].hook)

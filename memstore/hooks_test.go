@@ -24,14 +24,14 @@ func TestHooksHaveALockOfTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	scope := webhook.Scope{RepositoryID: r.ID}
-	hook, err := s.CreateHook(ctx, webhook.Hook{Scope: scope, Active: true}, webhook.MaxHooks)
+	hook, err := s.Hooks().CreateHook(ctx, webhook.Hook{Scope: scope, Active: true}, webhook.MaxHooks)
 	if err != nil {
 		t.Fatal(err)
 	}
 	locked, release := make(chan struct{}), make(chan struct{})
 	updated := make(chan error)
 	go func() {
-		_, err := s.UpdateHook(ctx, scope, hook.ID, func(h webhook.Hook) (webhook.Hook, error) {
+		_, err := s.Hooks().UpdateHook(ctx, scope, hook.ID, func(h webhook.Hook) (webhook.Hook, error) {
 			close(locked)
 			<-release
 			return h, nil
@@ -68,11 +68,11 @@ func TestHooksOfAnyScope(t *testing.T) {
 	ctx := context.Background()
 	s := memstore.New()
 	for _, scope := range []webhook.Scope{{Organization: "nobody"}, {RepositoryID: 1296269}} {
-		hook, err := s.CreateHook(ctx, webhook.Hook{Scope: scope}, webhook.MaxHooks)
+		hook, err := s.Hooks().CreateHook(ctx, webhook.Hook{Scope: scope}, webhook.MaxHooks)
 		if err != nil {
 			t.Fatalf("CreateHook(%+v): %v", scope, err)
 		}
-		if hooks, err := s.Hooks(ctx, scope); err != nil || len(hooks) != 1 || hooks[0].ID != hook.ID {
+		if hooks, err := s.Hooks().Hooks(ctx, scope); err != nil || len(hooks) != 1 || hooks[0].ID != hook.ID {
 			t.Errorf("Hooks(%+v) = %+v, %v; want the hook created", scope, hooks, err)
 		}
 	}
@@ -84,19 +84,19 @@ func TestHooksOfAnyScope(t *testing.T) {
 func TestHookErrors(t *testing.T) {
 	ctx := context.Background()
 	s := memstore.New()
-	hook, err := s.CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{RepositoryID: 1}}, webhook.MaxHooks)
+	hook, err := s.Hooks().CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{RepositoryID: 1}}, webhook.MaxHooks)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var errs []error
 	for _, scope := range []webhook.Scope{{}, {Organization: "octo-org", RepositoryID: 1}, {RepositoryID: -1}} {
-		_, err := s.CreateHook(ctx, webhook.Hook{Scope: scope}, webhook.MaxHooks)
+		_, err := s.Hooks().CreateHook(ctx, webhook.Hook{Scope: scope}, webhook.MaxHooks)
 		errs = append(errs, err)
-		_, err = s.Hooks(ctx, scope)
+		_, err = s.Hooks().Hooks(ctx, scope)
 		errs = append(errs, err)
 	}
 	for _, q := range []webhook.DeliveryQuery{{}, {Limit: -1}, {Limit: 10, Status: "OK"}} {
-		_, err := s.Deliveries(ctx, hook.ID, q)
+		_, err := s.Hooks().Deliveries(ctx, hook.ID, q)
 		errs = append(errs, err)
 	}
 	for _, err := range errs {

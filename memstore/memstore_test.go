@@ -14,10 +14,16 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/storetest"
+	"github.com/issuefields/issuefields/webhook"
+	"github.com/issuefields/issuefields/webhook/webhooktest"
 )
 
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return memstore.New() })
+}
+
+func TestHooksConformance(t *testing.T) {
+	webhooktest.RunStore(t, func(t *testing.T) webhook.Store { return memstore.New().Hooks() })
 }
 
 // The tests below check what the package documentation promises beyond the

@@ -5,11 +5,13 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/internal/reponame"
+	"github.com/issuefields/issuefields/seed"
 )
 
-// Store is an in-memory [issuefields.Store], [issuefields.FieldManager],
-// [issuefields.IssueStore] and [webhook.Store] that its seed methods fill. The zero value is not usable;
-// call [New].
+// Store is an in-memory [issuefields.Store], [issuefields.FieldManager] and
+// [issuefields.IssueStore] that its seed methods ([seed.Seeder]) fill and
+// [Store.Empty] empties ([seed.Emptier]). [Store.Hooks] returns the [webhook.Store] beside it. The
+// zero value is not usable; call [New].
 //
 // Locks are taken in one order: an organization's fieldsMu, then mu, then an
 // issue's mu. Only a seed method that holds mu for writing holds two issues'
@@ -27,13 +29,14 @@ type Store struct {
 	// lastIssueID is the ID of the issue added or created last.
 	lastIssueID int64
 
-	hooks hookStore
+	hooks Hooks
 }
 
 var (
 	_ issuefields.Store        = (*Store)(nil)
 	_ issuefields.FieldManager = (*Store)(nil)
 	_ issuefields.IssueStore   = (*Store)(nil)
+	_ seed.Seeder              = (*Store)(nil)
 )
 
 // New returns an empty Store.

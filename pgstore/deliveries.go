@@ -31,7 +31,7 @@ const listedColumns = `id, hook_id, guid, delivered_at, redelivery, duration_ns,
 // keeps more than KeptDeliveries. The DELETE finds the oldest delivery to
 // keep through the index of the hook's deliveries, by their IDs, and deletes
 // one delivery in the steady state.
-func (s *Store) AddDelivery(ctx context.Context, d webhook.Delivery) (webhook.Delivery, error) {
+func (h *Hooks) AddDelivery(ctx context.Context, d webhook.Delivery) (webhook.Delivery, error) {
 	what := fmt.Sprintf("record a delivery of hook %d", d.HookID)
 	requestHeader, err := json.Marshal(d.Request.Header)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *Store) AddDelivery(ctx context.Context, d webhook.Delivery) (webhook.De
 	if err != nil {
 		return webhook.Delivery{}, fmt.Errorf("pgstore: %s: %w", what, err)
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
 	batch := &pgx.Batch{}
 	recorded := false
@@ -66,7 +66,7 @@ func (s *Store) AddDelivery(ctx context.Context, d webhook.Delivery) (webhook.De
 	batch.Queue(`DELETE FROM hook_deliveries WHERE hook_id = $1 AND id <= (
 			SELECT id FROM hook_deliveries WHERE hook_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
 		d.HookID, webhook.KeptDeliveries)
-	if err := s.db.SendBatch(ctx, batch).Close(); err != nil {
+	if err := h.s.db.SendBatch(ctx, batch).Close(); err != nil {
 		return webhook.Delivery{}, wrap(what, err)
 	}
 	if !recorded {
@@ -81,14 +81,14 @@ func (s *Store) AddDelivery(ctx context.Context, d webhook.Delivery) (webhook.De
 // deliveries asked for from a hook that does not exist. It returns an error
 // for a Limit that is not positive and for a Status other than "success",
 // "failure" and "".
-func (s *Store) Deliveries(ctx context.Context, hookID int64, q webhook.DeliveryQuery) ([]webhook.Delivery, error) {
+func (h *Hooks) Deliveries(ctx context.Context, hookID int64, q webhook.DeliveryQuery) ([]webhook.Delivery, error) {
 	if err := checkQuery(q); err != nil {
 		return nil, err
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
 	what := fmt.Sprintf("read the deliveries of hook %d", hookID)
-	rows, err := s.db.Query(ctx, `SELECT `+listedColumns+` FROM hook_deliveries
+	rows, err := h.s.db.Query(ctx, `SELECT `+listedColumns+` FROM hook_deliveries
 		WHERE hook_id = $1 AND ($2::bigint = 0 OR id < $2::bigint)
 			AND ($3::text = '' OR ($3::text = 'success') = (status_code BETWEEN 200 AND 399))
 		ORDER BY id DESC LIMIT $4`, hookID, q.Before, q.Status, q.Limit)
@@ -107,7 +107,7 @@ func (s *Store) Deliveries(ctx context.Context, hookID int64, q webhook.Delivery
 		return ds, nil
 	}
 	var exists bool
-	if err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT FROM hooks WHERE id = $1)`, hookID).Scan(&exists); err != nil {
+	if err := h.s.db.QueryRow(ctx, `SELECT EXISTS (SELECT FROM hooks WHERE id = $1)`, hookID).Scan(&exists); err != nil {
 		return nil, wrap(what, err)
 	}
 	if !exists {
@@ -117,11 +117,11 @@ func (s *Store) Deliveries(ctx context.Context, hookID int64, q webhook.Delivery
 }
 
 // Delivery returns delivery id of hook hookID, whole, with one query.
-func (s *Store) Delivery(ctx context.Context, hookID, id int64) (webhook.Delivery, error) {
-	ctx, cancel := s.bound(ctx)
+func (h *Hooks) Delivery(ctx context.Context, hookID, id int64) (webhook.Delivery, error) {
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
 	var r deliveryRow
-	err := s.db.QueryRow(ctx, `SELECT `+listedColumns+`,
+	err := h.s.db.QueryRow(ctx, `SELECT `+listedColumns+`,
 			request_headers, request_body, request_truncated, response_headers, response_body, response_truncated
 		FROM hook_deliveries WHERE hook_id = $1 AND id = $2`, hookID, id).
 		Scan(append(r.listed(), r.messages()...)...)

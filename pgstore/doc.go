@@ -51,7 +51,7 @@
 // sets the pool's size ([DefaultMaxConns]); no operation holds more than one
 // connection, so the pool cannot deadlock against itself.
 //
-// The Store is a storetest.Seeder too: it has the seed methods of
+// The Store is a [seed.Seeder] too: it has the seed methods of
 // memstore.Store (AddOrganization, AddField, AddRepository, RenameRepository,
 // TransferRepository, AddIssue, DeleteIssue, TransferIssue and SetValues),
 // with the same rules and error messages, for the program that loads
@@ -114,14 +114,15 @@
 // chain of transfers with one recursive query. The only triggers are those on fields and field_options that give
 // the organization's fields a new version.
 //
-// The Store is a [webhook.Store]. A hook's scope is not a foreign key: the
-// store keeps hooks of any organization login or repository ID, and the
-// routes check that the scope exists. Hook and delivery IDs come from the
-// tables' identities, so no ID is given twice, even after a delete. Creating
-// a hook takes an advisory lock on its scope, so the limit of hooks per scope
-// holds across servers; recording a delivery locks the hook's row and, in
-// the same round trip, deletes the deliveries of the hook older than its
-// newest [webhook.KeptDeliveries]. A header value that is not valid UTF-8 is
+// [Store.Hooks] returns the [webhook.Store] of the Store, a [Hooks], over the
+// same database. A hook's scope is not a foreign key: it keeps hooks of any
+// organization login or repository ID, and the routes check that the scope
+// exists. Hook and delivery IDs come from the tables' identities, so no ID is
+// given twice, even after a delete or [Store.Empty]. Creating a hook takes an
+// advisory lock on its scope, so the limit of hooks per scope holds across
+// servers; recording a delivery locks the hook's row and, in the same round
+// trip, deletes the deliveries of the hook older than its newest
+// [webhook.KeptDeliveries]. A header value that is not valid UTF-8 is
 // kept as encoding/json encodes it, with U+FFFD for each bad byte; bodies
 // are kept byte for byte.
 //

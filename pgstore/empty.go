@@ -22,21 +22,20 @@ var resetsSQL string
 // which lock it first.
 const dataTables = `accounts, fields, field_options, repositories, repository_names, issues, hooks, hook_deliveries, write_budgets`
 
-// Empty drops everything the store holds, for every Store on the database:
-// organizations and their fields, repositories, issues and their values,
-// hooks and their deliveries, and the budgets of the shared write limit.
-// The seed methods then fill it as they fill a new database: repositories
-// get the IDs 1, 2, 3 and so on again, and so do issues, each repository's
-// issue numbers start again, and a field or an option that
-// [Store.ChangeFields] creates gets an ID above those of the organization's
-// seeded fields. The other counters go on where they were: hook and
-// delivery IDs, the database's own IDs of accounts, the versions of fields,
-// and the versions of issues, which a new issue takes above every version
-// that an issue had before.
-// So an ETag taken before Empty never matches the values of an issue seeded
-// after it, on any server, and what a Store keeps in memory from before
-// Empty is never taken for what the database holds after it. Emptying adds
-// one to the count of resets, the store's epoch ([Store.Epoch]).
+// Empty drops everything the store holds, as [seed.Emptier] says, for every
+// Store on the database: organizations and their fields, repositories,
+// issues and their values, the hooks of [Store.Hooks] and their deliveries,
+// and the budgets of the shared write limit. The seed methods then fill it
+// as they fill a new database: repositories get the IDs 1, 2, 3 and so on
+// again, and so do issues, each repository's issue numbers start again,
+// and a field or an option that [Store.ChangeFields] creates gets an
+// ID above those of the organization's seeded fields. The other counters go
+// on where they were: hook and delivery IDs, the database's own IDs of
+// accounts, the versions of fields, and the versions of issues, which a new
+// issue takes above every version that an issue had before, so that no
+// server takes what it keeps in memory from before Empty for what the
+// database holds after it. Emptying adds one to the count of resets, the
+// store's epoch ([Store.Epoch]).
 //
 // Empty runs in one transaction, which locks every table first, so it waits
 // for the operations in progress on them and the operations that follow

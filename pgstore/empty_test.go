@@ -84,12 +84,12 @@ func TestEmpty(t *testing.T) {
 			t.Fatalf("server %d accepted a third write, past the budget of two a minute", i)
 		}
 	}
-	hook, err := stores[0].CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
+	hook, err := stores[0].Hooks().CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The Store that empties keeps the hook in its cache.
-	if hooks, err := stores[1].HooksFor(ctx, first[0]); err != nil || len(hooks) != 1 {
+	if hooks, err := stores[1].Hooks().HooksFor(ctx, first[0]); err != nil || len(hooks) != 1 {
 		t.Fatalf("HooksFor = %v, %v, want the hook", hooks, err)
 	}
 
@@ -106,7 +106,7 @@ func TestEmpty(t *testing.T) {
 	if err := sql.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&steps); err != nil || steps == 0 {
 		t.Errorf("after Empty, schema_migrations holds %d rows (%v), want the schema's steps", steps, err)
 	}
-	if hooks, err := stores[1].HooksFor(ctx, first[0]); err != nil || len(hooks) != 0 {
+	if hooks, err := stores[1].Hooks().HooksFor(ctx, first[0]); err != nil || len(hooks) != 0 {
 		t.Errorf("HooksFor of the Store that emptied = %v, %v, want none at once", hooks, err)
 	}
 
@@ -116,7 +116,7 @@ func TestEmpty(t *testing.T) {
 			t.Errorf("repository %s has ID %d after Empty, want %d as the first time", again[i].Name, again[i].ID, first[i].ID)
 		}
 	}
-	rehook, err := stores[0].CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
+	rehook, err := stores[0].Hooks().CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
 	if err != nil {
 		t.Fatal(err)
 	}

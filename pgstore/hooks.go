@@ -13,7 +13,20 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-var _ webhook.Store = (*Store)(nil)
+var _ webhook.Store = (*Hooks)(nil)
+
+// Hooks is the [webhook.Store] of a Store, which [Store.Hooks] returns: the
+// hooks and their newest deliveries, in the tables hooks and
+// hook_deliveries beside the API's data, the same for every Store on the
+// database. The package documentation says how it keeps them. It is safe
+// for concurrent use.
+type Hooks struct {
+	s *Store
+}
+
+// Hooks returns the hooks and deliveries that s keeps. Those of a Store of
+// a load (LoadIfEmpty, Reload) work in the load's transaction.
+func (s *Store) Hooks() *Hooks { return &Hooks{s: s} }
 
 // The hooks table keeps each hook with its scope, and hook_deliveries the
 // newest deliveries of each hook (schema step 8).
@@ -30,14 +43,14 @@ const hookColumns = `id, organization, repository_id, active, events, url, conte
 
 // Hooks returns the hooks of scope, by ID. An organization's login matches
 // case-insensitively.
-func (s *Store) Hooks(ctx context.Context, scope webhook.Scope) ([]webhook.Hook, error) {
+func (h *Hooks) Hooks(ctx context.Context, scope webhook.Scope) ([]webhook.Hook, error) {
 	key, err := scopeKey(scope)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
-	rows, err := s.db.Query(ctx, `SELECT `+hookColumns+` FROM hooks
+	rows, err := h.s.db.Query(ctx, `SELECT `+hookColumns+` FROM hooks
 		WHERE organization_key = $1 AND repository_id = $2 ORDER BY id`, key.Organization, key.RepositoryID)
 	return collectHooks(rows, err, "read the hooks of "+describeScope(scope))
 }
@@ -56,17 +69,17 @@ func (s *Store) Hooks(ctx context.Context, scope webhook.Scope) ([]webhook.Hook,
 // such lock: a reload has locked the hooks table, and a creation that holds
 // the scope's lock and waits for the table would deadlock with it, while a
 // first load comes before any server serves the store.
-func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
+func (h *Hooks) CreateHook(ctx context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
 	key, err := scopeKey(hook.Scope)
 	if err != nil {
 		return webhook.Hook{}, err
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
 	what := "create a hook of " + describeScope(hook.Scope)
 	c := hook.Config
 	batch := &pgx.Batch{}
-	if s.load == nil {
+	if h.s.load == nil {
 		batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, hookLockClass, lockName(key))
 	}
 	batch.Queue(`INSERT INTO hooks (organization, organization_key, repository_id, active, events,
@@ -77,14 +90,14 @@ func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (web
 		hook.Scope.Organization, key.Organization, key.RepositoryID, hook.Active, hook.Events,
 		c.URL, c.ContentType, c.Secret, c.InsecureSSL, hook.CreatedAt, hook.UpdatedAt, max,
 	).QueryRow(func(row pgx.Row) error { return row.Scan(&hook.ID) })
-	err = s.db.SendBatch(ctx, batch).Close()
+	err = h.s.db.SendBatch(ctx, batch).Close()
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return webhook.Hook{}, fmt.Errorf("pgstore: hooks of %s: %w", describeScope(hook.Scope), webhook.ErrTooManyHooks)
 	case err != nil:
 		return webhook.Hook{}, wrap(what, err)
 	}
-	s.hooks.forget()
+	h.s.hooks.forget()
 	return hook, nil
 }
 
@@ -94,15 +107,15 @@ func (s *Store) CreateHook(ctx context.Context, hook webhook.Hook, max int) (web
 // one at a time, whichever Store on the database makes them. It returns an
 // error, and changes nothing, if change returns one or alters the hook's ID
 // or scope.
-func (s *Store) UpdateHook(ctx context.Context, scope webhook.Scope, id int64, change func(webhook.Hook) (webhook.Hook, error)) (webhook.Hook, error) {
+func (h *Hooks) UpdateHook(ctx context.Context, scope webhook.Scope, id int64, change func(webhook.Hook) (webhook.Hook, error)) (webhook.Hook, error) {
 	key, err := scopeKey(scope)
 	if err != nil {
 		return webhook.Hook{}, err
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
 	what := fmt.Sprintf("update hook %d of %s", id, describeScope(scope))
-	tx, err := s.db.Begin(ctx)
+	tx, err := h.s.db.Begin(ctx)
 	if err != nil {
 		return webhook.Hook{}, wrap(what, err)
 	}
@@ -133,20 +146,20 @@ func (s *Store) UpdateHook(ctx context.Context, scope webhook.Scope, id int64, c
 	if err := tx.Commit(ctx); err != nil {
 		return webhook.Hook{}, wrap(what, err)
 	}
-	s.hooks.forget()
+	h.s.hooks.forget()
 	return next, nil
 }
 
 // DeleteHook deletes hook id of scope and, through the foreign key of
 // hook_deliveries, its deliveries.
-func (s *Store) DeleteHook(ctx context.Context, scope webhook.Scope, id int64) error {
+func (h *Hooks) DeleteHook(ctx context.Context, scope webhook.Scope, id int64) error {
 	key, err := scopeKey(scope)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
-	tag, err := s.db.Exec(ctx, `DELETE FROM hooks WHERE id = $1 AND organization_key = $2 AND repository_id = $3`,
+	tag, err := h.s.db.Exec(ctx, `DELETE FROM hooks WHERE id = $1 AND organization_key = $2 AND repository_id = $3`,
 		id, key.Organization, key.RepositoryID)
 	switch {
 	case err != nil:
@@ -154,7 +167,7 @@ func (s *Store) DeleteHook(ctx context.Context, scope webhook.Scope, id int64) e
 	case tag.RowsAffected() == 0:
 		return noHookIn(scope, id)
 	}
-	s.hooks.forget()
+	h.s.hooks.forget()
 	return nil
 }
 
@@ -164,7 +177,7 @@ func (s *Store) DeleteHook(ctx context.Context, scope webhook.Scope, id int64) e
 // changes or deletes takes effect within that second, and one that this
 // Store changes at once. It takes repo as given, and so follows a rename or
 // a transfer as soon as the caller passes the repository as it is now.
-func (s *Store) HooksFor(ctx context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
+func (h *Hooks) HooksFor(ctx context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
 	// No hook has the scope ('', 0), which the query asks for in place of
 	// the organization of a repository that a user owns.
 	org := ""
@@ -172,17 +185,17 @@ func (s *Store) HooksFor(ctx context.Context, repo issuefields.Repository) ([]we
 		org = nameKey(repo.Owner)
 	}
 	key := hooksCacheKey{repositoryID: repo.ID, organization: org}
-	hooks, ok, generation := s.hooks.get(key, time.Now())
+	hooks, ok, generation := h.s.hooks.get(key, time.Now())
 	if ok {
 		return hooks, nil
 	}
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := h.s.bound(ctx)
 	defer cancel()
-	rows, err := s.db.Query(ctx, `SELECT `+hookColumns+` FROM hooks
+	rows, err := h.s.db.Query(ctx, `SELECT `+hookColumns+` FROM hooks
 		WHERE (organization_key, repository_id) IN (('', $1), ($2, 0)) ORDER BY id`, repo.ID, org)
 	hooks, err = collectHooks(rows, err, fmt.Sprintf("read the hooks of repository %d", repo.ID))
 	if err == nil {
-		s.hooks.put(key, hooks, time.Now(), generation)
+		h.s.hooks.put(key, hooks, time.Now(), generation)
 	}
 	return hooks, err
 }

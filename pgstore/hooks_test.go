@@ -50,7 +50,7 @@ func TestHooksSharedByStores(t *testing.T) {
 	errs := make([]error, creators)
 	for i := range creators {
 		wg.Go(func() {
-			_, errs[i] = stores[i%2].CreateHook(ctx, webhook.Hook{Scope: scope, Events: []string{"issues"}}, limit)
+			_, errs[i] = stores[i%2].Hooks().CreateHook(ctx, webhook.Hook{Scope: scope, Events: []string{"issues"}}, limit)
 		})
 	}
 	wg.Wait()
@@ -69,7 +69,7 @@ func TestHooksSharedByStores(t *testing.T) {
 	hooks := make([][]webhook.Hook, len(stores))
 	for i, s := range stores {
 		var err error
-		if hooks[i], err = s.Hooks(ctx, webhook.Scope{Organization: "Octo-Org"}); err != nil {
+		if hooks[i], err = s.Hooks().Hooks(ctx, webhook.Scope{Organization: "Octo-Org"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,7 +111,7 @@ func TestHooksSharedByStores(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for range each {
-				d, err := stores[w%2].AddDelivery(ctx, webhook.Delivery{HookID: hook, GUID: fmt.Sprint("writer ", w), StatusCode: 200})
+				d, err := stores[w%2].Hooks().AddDelivery(ctx, webhook.Delivery{HookID: hook, GUID: fmt.Sprint("writer ", w), StatusCode: 200})
 				if err != nil {
 					t.Errorf("writer %d: AddDelivery: %v", w, err)
 					return
@@ -144,7 +144,7 @@ func TestHooksSharedByStores(t *testing.T) {
 		t.Errorf("after concurrent deliveries through two Stores, the hook has %d deliveries, want %d", kept, webhook.KeptDeliveries)
 	}
 	for i, s := range stores {
-		ds, err := s.Deliveries(ctx, hook, webhook.DeliveryQuery{Limit: len(newest)})
+		ds, err := s.Hooks().Deliveries(ctx, hook, webhook.DeliveryQuery{Limit: len(newest)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestLockedHookIsBounded(t *testing.T) {
 	var hooks [2]webhook.Hook
 	for i := range hooks {
 		var err error
-		if hooks[i], err = s.CreateHook(ctx, webhook.Hook{Scope: scope}, webhook.MaxHooks); err != nil {
+		if hooks[i], err = s.Hooks().CreateHook(ctx, webhook.Hook{Scope: scope}, webhook.MaxHooks); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -199,27 +199,27 @@ func TestLockedHookIsBounded(t *testing.T) {
 		available bool
 	}{
 		{"UpdateHook of the locked hook", func() error {
-			_, err := s.UpdateHook(ctx, scope, locked, func(h webhook.Hook) (webhook.Hook, error) { return h, nil })
+			_, err := s.Hooks().UpdateHook(ctx, scope, locked, func(h webhook.Hook) (webhook.Hook, error) { return h, nil })
 			return err
 		}, false},
 		{"AddDelivery to the locked hook", func() error {
-			_, err := s.AddDelivery(ctx, webhook.Delivery{HookID: locked})
+			_, err := s.Hooks().AddDelivery(ctx, webhook.Delivery{HookID: locked})
 			return err
 		}, false},
 		{"AddDelivery to another hook", func() error {
-			_, err := s.AddDelivery(ctx, webhook.Delivery{HookID: hooks[1].ID})
+			_, err := s.Hooks().AddDelivery(ctx, webhook.Delivery{HookID: hooks[1].ID})
 			return err
 		}, true},
 		{"Hooks", func() error {
-			_, err := s.Hooks(ctx, scope)
+			_, err := s.Hooks().Hooks(ctx, scope)
 			return err
 		}, true},
 		{"HooksFor", func() error {
-			_, err := s.HooksFor(ctx, issuefields.Repository{ID: 1})
+			_, err := s.Hooks().HooksFor(ctx, issuefields.Repository{ID: 1})
 			return err
 		}, true},
 		{"Deliveries of the locked hook", func() error {
-			_, err := s.Deliveries(ctx, locked, webhook.DeliveryQuery{Limit: 10})
+			_, err := s.Hooks().Deliveries(ctx, locked, webhook.DeliveryQuery{Limit: 10})
 			return err
 		}, true},
 	} {
@@ -263,26 +263,26 @@ func TestHookRoundTrips(t *testing.T) {
 		most int64
 	}{
 		{"CreateHook", func() (err error) {
-			hook, err = s.CreateHook(ctx, webhook.Hook{Scope: scope, Events: []string{"issues"}}, webhook.MaxHooks)
+			hook, err = s.Hooks().CreateHook(ctx, webhook.Hook{Scope: scope, Events: []string{"issues"}}, webhook.MaxHooks)
 			return err
 		}, 1},
 		{"UpdateHook", func() error {
-			_, err := s.UpdateHook(ctx, scope, hook.ID, func(h webhook.Hook) (webhook.Hook, error) { return h, nil })
+			_, err := s.Hooks().UpdateHook(ctx, scope, hook.ID, func(h webhook.Hook) (webhook.Hook, error) { return h, nil })
 			return err
 		}, 4},
-		{"Hooks", func() error { _, err := s.Hooks(ctx, scope); return err }, 1},
-		{"HooksFor", func() error { _, err := s.HooksFor(ctx, repo); return err }, 1},
-		{"HooksFor again", func() error { _, err := s.HooksFor(ctx, repo); return err }, 0},
+		{"Hooks", func() error { _, err := s.Hooks().Hooks(ctx, scope); return err }, 1},
+		{"HooksFor", func() error { _, err := s.Hooks().HooksFor(ctx, repo); return err }, 1},
+		{"HooksFor again", func() error { _, err := s.Hooks().HooksFor(ctx, repo); return err }, 0},
 		{"AddDelivery", func() (err error) {
-			delivery, err = s.AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, StatusCode: 200})
+			delivery, err = s.Hooks().AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, StatusCode: 200})
 			return err
 		}, 1},
 		{"Deliveries", func() error {
-			_, err := s.Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 30})
+			_, err := s.Hooks().Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 30})
 			return err
 		}, 1},
-		{"Delivery", func() error { _, err := s.Delivery(ctx, hook.ID, delivery.ID); return err }, 1},
-		{"DeleteHook", func() error { return s.DeleteHook(ctx, scope, hook.ID) }, 1},
+		{"Delivery", func() error { _, err := s.Hooks().Delivery(ctx, hook.ID, delivery.ID); return err }, 1},
+		{"DeleteHook", func() error { return s.Hooks().DeleteHook(ctx, scope, hook.ID) }, 1},
 	}
 	for round := range 2 {
 		for _, c := range calls {
@@ -313,7 +313,7 @@ func TestHooksForFollowsOtherStores(t *testing.T) {
 	repo := issuefields.Repository{ID: 7, Owner: "Octo-Org", OwnedByOrganization: true}
 	ids := func(s *pgstore.Store) []int64 {
 		t.Helper()
-		hooks, err := s.HooksFor(ctx, repo)
+		hooks, err := s.Hooks().HooksFor(ctx, repo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +328,7 @@ func TestHooksForFollowsOtherStores(t *testing.T) {
 			t.Fatalf("HooksFor before any hook = %v, want none", got)
 		}
 	}
-	hook, err := stores[0].CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
+	hook, err := stores[0].Hooks().CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"}}, webhook.MaxHooks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestHooksForFollowsOtherStores(t *testing.T) {
 			t.Fatalf("HooksFor of the other Store = %v two seconds after hook %d was created, want it within one", ids(stores[1]), hook.ID)
 		}
 	}
-	if err := stores[1].DeleteHook(ctx, hook.Scope, hook.ID); err != nil {
+	if err := stores[1].Hooks().DeleteHook(ctx, hook.Scope, hook.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(stores[1]); len(got) != 0 {

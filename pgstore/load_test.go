@@ -150,10 +150,10 @@ func TestAWriteTellsOfAnotherStoresReset(t *testing.T) {
 	stores, _ := twoStores(t)
 	repos := seedSmall(t, stores[0])
 	scope := webhook.Scope{Organization: "octo-org"}
-	if _, err := stores[0].CreateHook(ctx, webhook.Hook{Scope: scope, Active: true, Events: []string{"issues"}}, webhook.MaxHooks); err != nil {
+	if _, err := stores[0].Hooks().CreateHook(ctx, webhook.Hook{Scope: scope, Active: true, Events: []string{"issues"}}, webhook.MaxHooks); err != nil {
 		t.Fatal(err)
 	}
-	if hooks, err := stores[0].HooksFor(ctx, repos[0]); err != nil || len(hooks) != 1 {
+	if hooks, err := stores[0].Hooks().HooksFor(ctx, repos[0]); err != nil || len(hooks) != 1 {
 		t.Fatalf("HooksFor = %v, %v, want the hook", hooks, err)
 	}
 	if err := stores[1].Empty(ctx); err != nil {
@@ -164,7 +164,7 @@ func TestAWriteTellsOfAnotherStoresReset(t *testing.T) {
 	if rec := serve(h, http.MethodPost, valuesPath("octo-org", "hello", 1), `{"issue_field_values": [{"field_id": 2, "value": "After"}]}`); rec.Code != http.StatusOK {
 		t.Fatalf("POST after the reset = %d %s", rec.Code, rec.Body)
 	}
-	if hooks, err := stores[0].HooksFor(ctx, repos[0]); err != nil || len(hooks) != 0 {
+	if hooks, err := stores[0].Hooks().HooksFor(ctx, repos[0]); err != nil || len(hooks) != 0 {
 		t.Errorf("after a write that followed another Store's reset, HooksFor = %v, %v, want none at once", hooks, err)
 	}
 }
@@ -200,10 +200,10 @@ func TestAnEventGoesToTheHooksOfItsWritesEpoch(t *testing.T) {
 	t.Cleanup(rc.Close)
 	hook := webhook.Hook{Scope: webhook.Scope{Organization: "octo-org"}, Active: true, Events: []string{"issues"},
 		Config: webhook.Config{URL: rc.URL, ContentType: "json", InsecureSSL: "0"}}
-	if _, err := stores[0].CreateHook(ctx, hook, webhook.MaxHooks); err != nil {
+	if _, err := stores[0].Hooks().CreateHook(ctx, hook, webhook.MaxHooks); err != nil {
 		t.Fatal(err)
 	}
-	n, err := webhook.New(webhook.Options{Store: stores[0], Epochs: stores[0], Logger: slog.New(slog.DiscardHandler)})
+	n, err := webhook.New(webhook.Options{Store: stores[0].Hooks(), Epochs: stores[0], Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestAnEventGoesToTheHooksOfItsWritesEpoch(t *testing.T) {
 	<-held.reached
 	if err := stores[1].Reload(ctx, func(ctx context.Context, into *pgstore.Store) error {
 		seedSmall(t, into)
-		_, err := into.CreateHook(ctx, hook, webhook.MaxHooks)
+		_, err := into.Hooks().CreateHook(ctx, hook, webhook.MaxHooks)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -6,13 +6,13 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
-	"github.com/issuefields/issuefields/storetest"
+	"github.com/issuefields/issuefields/seed"
 )
 
 // seedMoves gives s an organization with a select field, repositories that
 // were renamed and transferred, and issues that were deleted and transferred,
 // within a repository and to another one.
-func seedMoves(t *testing.T, s storetest.Seeder) {
+func seedMoves(t *testing.T, s seed.Seeder) {
 	t.Helper()
 	must := func(err error) {
 		t.Helper()

@@ -7,14 +7,19 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/seed"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is an [issuefields.Store], an [issuefields.FieldManager] and a
-// [webhook.Store] that keeps its data in PostgreSQL, in the tables that
-// [Migrate] creates. Its seed methods fill it as those of memstore.Store do.
+// Store is an [issuefields.Store] and an [issuefields.FieldManager] that
+// keeps its data in PostgreSQL, in the tables that [Migrate] creates. Its
+// seed methods ([seed.Seeder]) fill it as those of memstore.Store do,
+// [Store.Empty] ([seed.Emptier]), [Store.LoadIfEmpty] and [Store.Reload]
+// empty and load it, and [Store.Epoch] counts those resets. [Store.Hooks]
+// returns the [webhook.Store] beside it, and [Store.WriteLimiter] a write
+// limiter that the servers on its database share.
 // It is safe for concurrent use, and several Stores, in one process or in
 // several, may share one database. The zero value is not usable; call [Open]
 // or [New].
@@ -40,6 +45,8 @@ type Store struct {
 var (
 	_ issuefields.Store        = (*Store)(nil)
 	_ issuefields.FieldManager = (*Store)(nil)
+	_ seed.Seeder              = (*Store)(nil)
+	_ seed.Emptier             = (*Store)(nil)
 )
 
 // New returns a Store that works through pool, which belongs to the caller,

@@ -227,3 +227,148 @@ func (l *WriteLimiter) take(key string, e *lease) {
 		l.reached(err)
 	}
 }
+
+// sweepEvery sweeps every sweepInterval until ctx is done. A sweep that has
+// begun ends: each of its statements is bounded, and what it gives back
+// would be lost if it stopped.
+func (l *WriteLimiter) sweepEvery(ctx context.Context) {
+	defer close(l.swept)
+	ticker := time.NewTicker(sweepInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			l.sweep()
+		}
+	}
+}
+
+// sweep forgets the leases that hold nothing, gives back the unspent writes
+// of leases older than leaseLifetime, deletes the budgets that are full
+// again, and forgets every lease after a reset through another Store. While
+// the limiter falls back it gives nothing back, and the deletion tells
+// whether the database answers again.
+func (l *WriteLimiter) sweep() {
+	l.mu.Lock()
+	now := l.now()
+	takenBefore := now.Add(-leaseLifetime)
+	if l.down {
+		takenBefore = time.Time{} // keep the leases until the database answers
+	}
+	keys, writes := l.leases.expire(now, takenBefore)
+	l.mu.Unlock()
+	ctx := context.Background()
+	err := l.budgets.giveBack(ctx, keys, writes, l.offset())
+	if err == nil {
+		err = l.budgets.forgetFull(ctx, l.offset())
+	}
+	if err == nil {
+		err = l.readResets(ctx)
+	}
+	l.reached(err)
+}
+
+// reached records whether the database answered the limiter: err is nil
+// when it did. The limiter falls back when it did not, and logs a line when
+// this changes whether it falls back.
+func (l *WriteLimiter) reached(err error) {
+	l.mu.Lock()
+	wasDown := l.down
+	l.down = err != nil
+	l.mu.Unlock()
+	switch {
+	case err != nil && !wasDown:
+		l.log.Warn("pgstore: the shared write limit cannot use the database: this server limits writes alone until it can",
+			"error", err)
+	case err == nil && wasDown:
+		l.log.Info("pgstore: the shared write limit uses the database again")
+	}
+}
+
+// Close stops the limiter's background work and gives back the unspent
+// writes of its leases, waiting for the database at most the limiter's
+// bound for each statement; writes it cannot give back are lost, as when a
+// server dies. After Close, the in-process limiter decides every write. Close
+// may be called more than once.
+func (l *WriteLimiter) Close() {
+	l.closeOnce.Do(func() {
+		if l.stopSweep != nil {
+			l.deregister()
+			l.stopSweep()
+			<-l.swept
+		}
+		l.mu.Lock()
+		l.closed = true
+		l.mu.Unlock()
+		l.takes.Wait()
+		l.mu.Lock()
+		down := l.down
+		keys, writes := l.leases.drain()
+		l.mu.Unlock()
+		if !down {
+			_ = l.budgets.giveBack(context.Background(), keys, writes, l.offset())
+		}
+	})
+}
+
+// limiterSet is the WriteLimiters of a Store that are not closed, which
+// [Store.Empty] tells of the reset at once.
+type limiterSet struct {
+	mu  sync.Mutex
+	set map[*WriteLimiter]struct{}
+}
+
+// add adds l, and returns the function that removes it.
+func (ls *limiterSet) add(l *WriteLimiter) (remove func()) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.set == nil {
+		ls.set = make(map[*WriteLimiter]struct{})
+	}
+	ls.set[l] = struct{}{}
+	return func() {
+		ls.mu.Lock()
+		defer ls.mu.Unlock()
+		delete(ls.set, l)
+	}
+}
+
+// emptied tells every limiter of the set that the store was emptied, which
+// makes resets the count of resets.
+func (ls *limiterSet) emptied(resets int64) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for l := range ls.set {
+		l.emptied(resets)
+	}
+}
+
+// emptied forgets every lease, unspent writes and refusals alike, after the
+// store was emptied, which makes resets the count of resets: the table no
+// longer holds the budgets that they were taken from.
+func (l *WriteLimiter) emptied(resets int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.leases = leases{max: l.leases.max}
+	l.resets = max(l.resets, resets)
+}
+
+// readResets reads the count of resets, and forgets every lease if it
+// counts a reset that l has not seen, through another Store on the
+// database. The first count that l reads only tells it where the count
+// stands.
+func (l *WriteLimiter) readResets(ctx context.Context) error {
+	resets, err := l.budgets.resets(ctx)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.resets >= 0 && resets > l.resets {
+		l.leases = leases{max: l.leases.max}
+	}
+	l.resets = max(l.resets, resets)
+	return nil
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/memstore"
-	"github.com/issuefields/issuefields/webhook"
 )
 
 // The stores in this file each break one rule of the contract, on top of a
@@ -582,38 +580,10 @@ func (s *forgetfulRename) Snapshot(ctx context.Context, owner, name string, numb
 	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
-// hooksNotAtomic counts the hooks of the scope, and creates the hook after a
-// pause, past max if others were created meanwhile.
-type hooksNotAtomic struct{ *memstore.Store }
+// emptyDoesNothing has an Empty that leaves everything as it was.
+type emptyDoesNothing struct{ *memstore.Store }
 
-func (s hooksNotAtomic) CreateHook(ctx context.Context, hook webhook.Hook, max int) (webhook.Hook, error) {
-	hooks, err := s.Hooks(ctx, hook.Scope)
-	if err != nil {
-		return webhook.Hook{}, err
-	}
-	if len(hooks) >= max {
-		return webhook.Hook{}, webhook.ErrTooManyHooks
-	}
-	time.Sleep(time.Millisecond)
-	return s.Store.CreateHook(ctx, hook, math.MaxInt)
-}
-
-// repositoryHooksOnly gives a repository's events to its own hooks alone,
-// not to those of its organization.
-type repositoryHooksOnly struct{ *memstore.Store }
-
-func (s repositoryHooksOnly) HooksFor(ctx context.Context, repo issuefields.Repository) ([]webhook.Hook, error) {
-	return s.Hooks(ctx, webhook.Scope{RepositoryID: repo.ID})
-}
-
-// oldestFirst lists the deliveries that it selects oldest first.
-type oldestFirst struct{ *memstore.Store }
-
-func (s oldestFirst) Deliveries(ctx context.Context, hookID int64, q webhook.DeliveryQuery) ([]webhook.Delivery, error) {
-	ds, err := s.Store.Deliveries(ctx, hookID, q)
-	slices.Reverse(ds)
-	return ds, err
-}
+func (emptyDoesNothing) Empty(context.Context) error { return nil }
 
 // same returns its argument.
 func same[S any](s S) S { return s }

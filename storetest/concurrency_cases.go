@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/conformance"
 )
 
 // concurrencyCases check Store.UpdateIssue under concurrent calls.
@@ -125,32 +125,7 @@ func concurrentDifferentIssues(e *env) {
 	}
 }
 
-// parallel calls f(0) to f(writers-1) on goroutines of their own, released
-// at the same moment, and returns their results, a panic counting as an
-// error, once all have returned.
+// parallel calls f(0) to f(writers-1) as conformance.Parallel does.
 func parallel(f func(i int) error) []error {
-	return parallelN(writers, f)
-}
-
-// parallelN is parallel with n goroutines.
-func parallelN(n int, f func(i int) error) []error {
-	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					errs[i] = fmt.Errorf("panic: %v", v)
-				}
-			}()
-			<-start
-			errs[i] = f(i)
-		}()
-	}
-	close(start)
-	wg.Wait()
-	return errs
+	return conformance.Parallel(writers, f)
 }

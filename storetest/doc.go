@@ -18,11 +18,10 @@
 // too (new IDs that the organization never had, fields stored as given,
 // issues left alone, refused changes changing nothing, changes of one
 // organization taking turns); for another store those cases pass without a
-// call. So is a store that also implements webhook.Store: hook IDs never
-// given twice, the limit of hooks per scope checked atomically, changes of a
-// hook atomic, the hooks that get a repository's events after a transfer,
-// the newest deliveries kept, listed newest first and filtered, recorded
-// exactly as given, and copies in and out.
+// call. So is a store that also implements [seed.Emptier]: after Empty,
+// Snapshot finds nothing, the seed methods fill the store as a new one, and
+// no version from before Empty comes back. A store's hooks have a suite of
+// their own, webhook/webhooktest.
 //
 // [Run] runs each case as a subtest; hooking an implementation up is one line:
 //

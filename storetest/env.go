@@ -6,19 +6,20 @@ import (
 	"fmt"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/conformance"
 )
 
 // An env is what a case runs with: the store under test, the reporter of
 // failures, and helpers that call the store and end the case when a call
 // that must succeed fails.
 type env struct {
-	r   reporter
+	r   conformance.Reporter
 	s   Store
 	ctx context.Context
 }
 
 // newEnv returns the env of a case that reports to r and tests s.
-func newEnv(r reporter, s Store) *env {
+func newEnv(r conformance.Reporter, s Store) *env {
 	return &env{r: r, s: s, ctx: context.Background()}
 }
 

@@ -14,7 +14,7 @@ import (
 // auditedStore is a store of one's own: a memstore.Store that also records
 // who last wrote each issue's values, from the principal the handler puts in
 // the context. Any type with the methods of issuefields.Store and
-// storetest.Seeder can be tested the same way.
+// seed.Seeder can be tested the same way.
 type auditedStore struct {
 	*memstore.Store
 	mu         sync.Mutex
@@ -80,4 +80,5 @@ func Example_customStore() {
 	// - An issue's values and version survive a rename and a transfer of its repository
 	// - A stale Snapshot (after a rename, a transfer of the repository, a change of the owner's fields, a new field, a deleted or transferred issue, another write) gives ErrChanged and stores nothing
 	// - CreateIssue from a Snapshot that the store no longer holds returns ErrChanged, stores nothing and uses no number
+	// - After Empty, the seed methods fill the store as a new one, with the organizations, names and issue numbers it held
 }

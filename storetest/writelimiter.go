@@ -2,13 +2,12 @@ package storetest
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/conformance"
 )
 
 // RunWriteLimiter runs every case of the suite of [issuefields.WriteLimiter]
@@ -18,12 +17,10 @@ import (
 // its cleanup with t. The cases take a few seconds in all: some wait for a
 // limit to refill.
 func RunWriteLimiter(t *testing.T, newLimiter func(t *testing.T, limits issuefields.WriteLimits) issuefields.WriteLimiter) {
-	for _, c := range limiterCases {
-		t.Run(c.name, func(t *testing.T) {
-			c.run(&limiterEnv{r: t, ctx: context.Background(),
-				newLimiter: func(limits issuefields.WriteLimits) issuefields.WriteLimiter { return newLimiter(t, limits) }})
-		})
-	}
+	conformance.Run(t, limiterCases, func(t *testing.T) *limiterEnv {
+		return &limiterEnv{r: t, ctx: context.Background(),
+			newLimiter: func(limits issuefields.WriteLimits) issuefields.WriteLimiter { return newLimiter(t, limits) }}
+	})
 }
 
 // TestWriteLimiter runs every case of the suite of [issuefields.WriteLimiter]
@@ -32,50 +29,27 @@ func RunWriteLimiter(t *testing.T, newLimiter func(t *testing.T, limits issuefie
 // TestWriteLimiter returns an error for each failed case, combined with
 // [errors.Join], in the form of [TestStore]'s.
 func TestWriteLimiter(newLimiter func(limits issuefields.WriteLimits) (issuefields.WriteLimiter, error)) error {
-	var errs []error
-	for _, c := range limiterCases {
-		if msgs := c.record(newLimiter); len(msgs) > 0 {
-			errs = append(errs, fmt.Errorf("%s:\n\t%s", c.name, strings.Join(msgs, "\n\t")))
-		}
-	}
-	return errors.Join(errs...)
+	return conformance.Record(limiterCases, func(r conformance.Reporter) *limiterEnv {
+		return &limiterEnv{r: r, ctx: context.Background(), newLimiter: func(limits issuefields.WriteLimits) issuefields.WriteLimiter {
+			l, err := newLimiter(limits)
+			if err != nil {
+				r.Fatalf("new limiter with %+v: %v", limits, err)
+			}
+			return l
+		}}
+	})
 }
 
 // A limiterCase is one case of the suite of WriteLimiter.
 type limiterCase struct {
-	name string // the sentence of the contract that the case enforces
-	run  func(e *limiterEnv)
-}
-
-// record runs the case with limiters from newLimiter and returns its
-// failures. It runs the case on a goroutine of its own, which a failed call
-// of newLimiter ends.
-func (c limiterCase) record(newLimiter func(issuefields.WriteLimits) (issuefields.WriteLimiter, error)) []string {
-	rec := new(recorder)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if v := recover(); v != nil {
-				rec.Errorf("panic: %v", v)
-			}
-		}()
-		c.run(&limiterEnv{r: rec, ctx: context.Background(), newLimiter: func(limits issuefields.WriteLimits) issuefields.WriteLimiter {
-			l, err := newLimiter(limits)
-			if err != nil {
-				rec.Fatalf("new limiter with %+v: %v", limits, err)
-			}
-			return l
-		}})
-	}()
-	<-done
-	return rec.msgs
+	Name string // the sentence of the contract that the case enforces
+	Run  func(e *limiterEnv)
 }
 
 // A limiterEnv is what a case of the suite of WriteLimiter runs with: the
 // reporter of failures and the function that makes the limiters under test.
 type limiterEnv struct {
-	r          reporter
+	r          conformance.Reporter
 	ctx        context.Context
 	newLimiter func(issuefields.WriteLimits) issuefields.WriteLimiter
 }

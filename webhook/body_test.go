@@ -23,7 +23,7 @@ func bodiesOf(t *testing.T, opts webhook.Options, events func(*world) []issuefie
 	w.addHook(t, orgScope("octo-org"), rc.URL)
 	w.addHook(t, orgScope("other-org"), rc.URL)
 	w.addHook(t, repoScope(w.spoonKnife), rc.URL)
-	opts.Store, opts.Workers = w.store, 1
+	opts.Store, opts.Workers = w.hooks, 1
 	n := newNotifier(t, opts)
 	for _, e := range events(w) {
 		notify(t, n, e)

@@ -39,7 +39,7 @@ func TestCloseDeliversWhatIsQueued(t *testing.T) {
 		}
 	})
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1})
 	for range events {
 		notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	}
@@ -74,7 +74,7 @@ func TestCloseGivesUp(t *testing.T) {
 	rc := newHangingReceiver(t)
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
 	log, logger := newLogRecorder()
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1, Logger: logger})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1, Logger: logger})
 	for range events {
 		notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	}
@@ -106,7 +106,7 @@ func TestCloseGivesUpOnTheRestOfAnEvent(t *testing.T) {
 	first, second := newHangingReceiver(t), newReceiver(t, nil)
 	w.addHook(t, orgScope("octo-org"), first.URL)
 	later := w.addHook(t, repoScope(w.helloWorld), second.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	first.next(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -129,7 +129,7 @@ func TestClosedNotifier(t *testing.T) {
 	w := newWorld(t)
 	rc := newReceiver(t, nil)
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	closeNotifier(t, n)
 	d := webhook.Delivery{HookID: h.ID, GUID: "0b989ba4-242f-11e5-81e1-c7b6966d2516", Event: "ping",
 		Request: webhook.Message{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"zen":"Hi"}`)}}
@@ -158,7 +158,7 @@ func TestNotifyWithoutChanges(t *testing.T) {
 	w := newWorld(t)
 	rc := newReceiver(t, nil)
 	w.addHook(t, orgScope("octo-org"), rc.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat))
 	closeNotifier(t, n)
 	if got := rc.received(); len(got) != 0 || n.Stats() != (webhook.Stats{}) {
@@ -178,7 +178,7 @@ func (failingHooks) HooksFor(context.Context, issuefields.Repository) ([]webhook
 func TestHooksUnreadable(t *testing.T) {
 	w := newWorld(t)
 	log, logger := newLogRecorder()
-	n := newNotifier(t, webhook.Options{Store: failingHooks{w.store}, Logger: logger})
+	n := newNotifier(t, webhook.Options{Store: failingHooks{w.hooks}, Logger: logger})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	closeNotifier(t, n)
 	if got, want := n.Stats(), (webhook.Stats{Failed: 1}); got != want {

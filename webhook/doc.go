@@ -13,7 +13,7 @@
 // delivered:
 //
 //	hooks, err := webhook.New(webhook.Options{
-//		Store:     store,                     // a webhook.Store: memstore's, pgstore's
+//		Store:     store.Hooks(),             // a webhook.Store: memstore's or pgstore's Hooks
 //		Directory: directory,                 // titles, authors, descriptions; nil for the defaults
 //		BaseURL:   "https://api.example.com", // the API's public address
 //		WebURL:    "https://example.com",     // the web pages' (html_url)

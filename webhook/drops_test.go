@@ -28,7 +28,7 @@ func TestQueueFullDrops(t *testing.T) {
 	})
 	w.addHook(t, orgScope("octo-org"), rc.URL)
 	log, logger := newLogRecorder()
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1, QueueSize: queue, Logger: logger})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1, QueueSize: queue, Logger: logger})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("first")))
 	rc.next(t) // the one worker is busy
 	for range events - 1 {
@@ -64,7 +64,7 @@ func TestQueueFullDrops(t *testing.T) {
 // TestNewChecksOptions checks that New refuses options it cannot work with,
 // and names what is wrong.
 func TestNewChecksOptions(t *testing.T) {
-	store := newWorld(t).store
+	store := newWorld(t).hooks
 	tests := []struct {
 		name string
 		opts webhook.Options

@@ -68,7 +68,7 @@ func Example() {
 		panic(err)
 	}
 	// The hook that POST /orgs/octo-org/hooks would create.
-	hook, err := store.CreateHook(ctx, webhook.Hook{
+	hook, err := store.Hooks().CreateHook(ctx, webhook.Hook{
 		Scope:  webhook.Scope{Organization: "octo-org"},
 		Active: true,
 		Events: []string{"issues"},
@@ -79,7 +79,7 @@ func Example() {
 	}
 
 	n, err := webhook.New(webhook.Options{
-		Store:   store,
+		Store:   store.Hooks(), // the webhook.Store beside the data
 		BaseURL: "https://api.example.com",
 		WebURL:  "https://example.com",
 		Vendor:  "GitHub",
@@ -116,7 +116,7 @@ func Example() {
 
 	// Every delivery is recorded, newest first, as GET .../deliveries
 	// lists them.
-	deliveries, err := store.Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10})
+	deliveries, err := store.Hooks().Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10})
 	if err != nil {
 		panic(err)
 	}
@@ -147,7 +147,7 @@ func ExampleNewRoutes() {
 	}))
 	defer receiver.Close()
 
-	n, err := webhook.New(webhook.Options{Store: store, BaseURL: "https://api.example.com/api/v3", Vendor: "GitHub"})
+	n, err := webhook.New(webhook.Options{Store: store.Hooks(), BaseURL: "https://api.example.com/api/v3", Vendor: "GitHub"})
 	if err != nil {
 		panic(err)
 	}

@@ -22,17 +22,17 @@ import (
 func TestHandlerWrites(t *testing.T) {
 	w := newWorld(t)
 	for _, f := range []issuefields.Field{notesField, priorityField} {
-		if err := w.store.AddField("octo-org", f); err != nil {
+		if err := w.data.AddField("octo-org", f); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.store.AddIssue("octo-org", "hello-world", 1); err != nil {
+	if err := w.data.AddIssue("octo-org", "hello-world", 1); err != nil {
 		t.Fatal(err)
 	}
 	rc := newReceiver(t, nil)
 	w.addHook(t, orgScope("octo-org"), rc.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1})
-	h, err := issuefields.New(issuefields.Config{Store: w.store, Verifier: verifier{}, Notifier: n,
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1})
+	h, err := issuefields.New(issuefields.Config{Store: w.data, Verifier: verifier{}, Notifier: n,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

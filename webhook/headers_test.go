@@ -57,7 +57,7 @@ func TestHeaders(t *testing.T) {
 			config := func(h *webhook.Hook) { h.Config.ContentType, h.Config.Secret = tt.contentType, tt.secret }
 			orgHook := w.addHook(t, orgScope("octo-org"), rc.URL+"/org", config)
 			repoHook := w.addHook(t, repoScope(w.helloWorld), rc.URL+"/repo", config)
-			n := newNotifier(t, webhook.Options{Store: w.store, Vendor: tt.vendor})
+			n := newNotifier(t, webhook.Options{Store: w.hooks, Vendor: tt.vendor})
 			notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 			closeNotifier(t, n)
 			got := rc.received()
@@ -141,7 +141,7 @@ func TestDeliveryGUIDs(t *testing.T) {
 	rc := newReceiver(t, nil)
 	w.addHook(t, orgScope("octo-org"), rc.URL+"/org")
 	w.addHook(t, repoScope(w.helloWorld), rc.URL+"/repo")
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage"),
 		issuefields.FieldChange{Field: estimateField, After: &issuefields.Value{FieldID: estimateField.ID, Number: 3}}))
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("triaged")))

@@ -42,7 +42,7 @@ var ErrClosed = errors.New("webhook: notifier is closed")
 // default, given in its comment, that its zero value selects.
 type Options struct {
 	// Store keeps the hooks that deliveries go to, and records every
-	// delivery. Required.
+	// delivery: memstore's or pgstore's Hooks, say. Required.
 	Store Store
 
 	// Directory supplies what the bodies show but the Store does not hold.

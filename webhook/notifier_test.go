@@ -21,7 +21,7 @@ func TestNotifyDoesNotWaitForTheReceiver(t *testing.T) {
 	w := newWorld(t)
 	rc := newHangingReceiver(t)
 	w.addHook(t, orgScope("octo-org"), rc.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1, QueueSize: 100})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1, QueueSize: 100})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	rc.next(t) // the one worker now waits for the receiver
 	returned := make(chan error)
@@ -98,7 +98,7 @@ func TestFailedDeliveries(t *testing.T) {
 			w := newWorld(t)
 			url, requests := tt.url(t)
 			h := w.addHook(t, orgScope("octo-org"), url)
-			n := newNotifier(t, webhook.Options{Store: w.store, Timeout: tt.timeout})
+			n := newNotifier(t, webhook.Options{Store: w.hooks, Timeout: tt.timeout})
 			notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 			closeNotifier(t, n)
 			if got, want := n.Stats(), (webhook.Stats{Failed: 1}); got != want {
@@ -152,13 +152,13 @@ func hanging(t *testing.T) (string, func() int) {
 func deliveriesOf(t *testing.T, w *world, id int64) []webhook.Delivery {
 	t.Helper()
 	ctx := context.Background()
-	listed, err := w.store.Deliveries(ctx, id, webhook.DeliveryQuery{Limit: webhook.KeptDeliveries})
+	listed, err := w.hooks.Deliveries(ctx, id, webhook.DeliveryQuery{Limit: webhook.KeptDeliveries})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]webhook.Delivery, len(listed))
 	for i, d := range listed {
-		whole, err := w.store.Delivery(ctx, id, d.ID)
+		whole, err := w.hooks.Delivery(ctx, id, d.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestRetries(t *testing.T) {
 				}
 			})
 			h := w.addHook(t, orgScope("octo-org"), rc.URL)
-			n := newNotifier(t, webhook.Options{Store: w.store, MaxAttempts: tt.attempts, RetryWait: time.Millisecond})
+			n := newNotifier(t, webhook.Options{Store: w.hooks, MaxAttempts: tt.attempts, RetryWait: time.Millisecond})
 			notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 			closeNotifier(t, n)
 			want := webhook.Stats{Failed: 1}
@@ -236,7 +236,7 @@ func TestRecordedDelivery(t *testing.T) {
 	h := w.addHook(t, repoScope(w.helloWorld), rc.URL+"/hook", func(h *webhook.Hook) {
 		h.Config.ContentType, h.Config.Secret = "form", "s3cret"
 	})
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	app := &issuefields.Principal{Login: "octo-app[bot]", Kind: issuefields.AppInstallationToken}
 	before := time.Now().UTC()
 	notify(t, n, newEvent(w.helloWorld, 1, app, setNotes("needs triage")))
@@ -302,10 +302,10 @@ func TestRecordedBodiesAreCut(t *testing.T) {
 			rc := newReceiver(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, tt.answer) })
 			h := w.addHook(t, orgScope("octo-org"), rc.URL)
 			dir := &directory{issues: map[int64]webhook.IssueDetails{1: {Body: tt.issueBody}}}
-			n := newNotifier(t, webhook.Options{Store: w.store, Directory: dir})
+			n := newNotifier(t, webhook.Options{Store: w.hooks, Directory: dir})
 			notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
-			d := w.store.waitRecorded(t, 1)[0]
-			d, err := w.store.Delivery(context.Background(), h.ID, d.ID)
+			d := w.hooks.waitRecorded(t, 1)[0]
+			d, err := w.hooks.Delivery(context.Background(), h.ID, d.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -354,7 +354,7 @@ func TestAnswerCutShort(t *testing.T) {
 		_ = buf.Flush()
 	})
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	closeNotifier(t, n)
 	if got, want := n.Stats(), (webhook.Stats{Delivered: 1}); got != want {

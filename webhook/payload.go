@@ -3,7 +3,6 @@ package webhook
 import (
 	"cmp"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -290,24 +289,15 @@ func (b *bodies) fieldEvent(e *issuefields.Event, c *issuefields.FieldChange) is
 // valueOf returns v, a value of field f on issue, as a delivery shows it.
 func valueOf(issue issuefields.Issue, f *issuefields.Field, v *issuefields.Value) *fieldValue {
 	out := &fieldValue{ID: valueID(issue, f.ID)}
-	switch f.DataType {
-	case issuefields.DataTypeText:
-		out.Value = v.Text
-	case issuefields.DataTypeDate:
-		out.Value = v.Date
-	case issuefields.DataTypeNumber:
-		out.Value = v.Number
-	case issuefields.DataTypeSingleSelect, issuefields.DataTypeMultiSelect:
-		for _, o := range f.Options {
-			if slices.Contains(v.OptionIDs, o.ID) {
-				out.Options = append(out.Options, option{ID: o.ID, Name: o.Name, Color: o.Color, Description: optional(o.Description)})
-				out.ValueIDs = append(out.ValueIDs, o.ID)
-			}
-		}
-		if f.DataType == issuefields.DataTypeSingleSelect && len(out.Options) > 0 {
-			out.ValueID, out.Option = out.ValueIDs[0], &out.Options[0]
-			out.ValueIDs, out.Options = nil, nil
-		}
+	value, options := f.Content(*v)
+	out.Value = value
+	for _, o := range options {
+		out.Options = append(out.Options, option{ID: o.ID, Name: o.Name, Color: o.Color, Description: optional(o.Description)})
+		out.ValueIDs = append(out.ValueIDs, o.ID)
+	}
+	if f.DataType == issuefields.DataTypeSingleSelect && len(out.Options) > 0 {
+		out.ValueID, out.Option = out.ValueIDs[0], &out.Options[0]
+		out.ValueIDs, out.Options = nil, nil
 	}
 	return out
 }

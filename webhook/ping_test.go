@@ -17,7 +17,7 @@ func pingOf(t *testing.T, opts webhook.Options, hookOf func(*world) (webhook.Sco
 	rc := newReceiver(t, nil)
 	scope, repo := hookOf(w)
 	h := w.addHook(t, scope, rc.URL, change...)
-	opts.Store = w.store
+	opts.Store = w.hooks
 	n := newNotifier(t, opts)
 	if err := n.Ping(h, repo, "octocat"); err != nil {
 		t.Fatalf("Ping: %v", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -146,15 +147,15 @@ type pipeline struct {
 func newPipeline(t *testing.T) *pipeline {
 	t.Helper()
 	w := newWorld(t)
-	if err := w.store.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}); err != nil {
+	if err := w.data.AddField("octo-org", issuefields.Field{ID: 1, Name: "Notes", DataType: issuefields.DataTypeText}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.store.AddIssue("octo-org", "hello-world", 1); err != nil {
+	if err := w.data.AddIssue("octo-org", "hello-world", 1); err != nil {
 		t.Fatal(err)
 	}
 	p := &pipeline{api: &api{world: w}, held: make(chan chan struct{})}
 	panics := issuefields.Route{Method: "GET", Path: "/panics", Serve: func(*issuefields.Call) error { panic("the route broke") }}
-	h := newHandler(t, issuefields.Config{Store: panickingStore{w.store}, Notifier: newNotifier(t, webhook.Options{Store: w.store}),
+	h := newHandler(t, issuefields.Config{Store: panickingStore{w.data}, Notifier: newNotifier(t, webhook.Options{Store: w.hooks}),
 		Verifier: pipelineVerifier{p}, MaxInFlight: 1, MaxBodyBytes: pipelineMaxBody, Routes: []issuefields.Route{panics}})
 	p.srv = httptest.NewServer(h)
 	t.Cleanup(p.srv.Close)
@@ -162,13 +163,13 @@ func newPipeline(t *testing.T) *pipeline {
 }
 
 // panickingStore is a store that panics for the repository octo-org/panics.
-type panickingStore struct{ *recordingStore }
+type panickingStore struct{ *memstore.Store }
 
 func (s panickingStore) Snapshot(ctx context.Context, owner, name string, number int64) (issuefields.Snapshot, error) {
 	if name == "panics" {
 		panic("the store broke")
 	}
-	return s.recordingStore.Snapshot(ctx, owner, name, number)
+	return s.Store.Snapshot(ctx, owner, name, number)
 }
 
 // pipelineVerifier is the verifier of a pipeline.

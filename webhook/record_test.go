@@ -42,10 +42,10 @@ func deliverOnce(t *testing.T, opts webhook.Options, url string, change ...func(
 	t.Helper()
 	w := newWorld(t)
 	h := w.addHook(t, orgScope("octo-org"), url, change...)
-	opts.Store = w.store
+	opts.Store = w.hooks
 	n := newNotifier(t, opts)
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
-	d, err := w.store.Delivery(context.Background(), h.ID, w.store.waitRecorded(t, 1)[0].ID)
+	d, err := w.hooks.Delivery(context.Background(), h.ID, w.hooks.waitRecorded(t, 1)[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}

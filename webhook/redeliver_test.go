@@ -37,15 +37,15 @@ func TestRedeliver(t *testing.T) {
 				h.Config = tt.from
 				h.Config.URL = url
 			})
-			n := newNotifier(t, webhook.Options{Store: w.store})
+			n := newNotifier(t, webhook.Options{Store: w.hooks})
 			notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 			first := old.next(t)
-			recorded := w.store.waitRecorded(t, 1)[0]
-			d, err := w.store.Delivery(context.Background(), h.ID, recorded.ID)
+			recorded := w.hooks.waitRecorded(t, 1)[0]
+			d, err := w.hooks.Delivery(context.Background(), h.ID, recorded.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err = w.store.UpdateHook(context.Background(), h.Scope, h.ID, func(h webhook.Hook) (webhook.Hook, error) {
+			h, err = w.hooks.UpdateHook(context.Background(), h.Scope, h.ID, func(h webhook.Hook) (webhook.Hook, error) {
 				h.Config = tt.to
 				h.Config.URL = current.URL
 				return h, nil
@@ -58,7 +58,7 @@ func TestRedeliver(t *testing.T) {
 				t.Fatalf("Redeliver: %v", err)
 			}
 			again := current.next(t)
-			redelivered := w.store.waitRecorded(t, 1)[0]
+			redelivered := w.hooks.waitRecorded(t, 1)[0]
 			if diff := cmp.Diff(first.payload(t), again.payload(t)); diff != "" {
 				t.Errorf("the redelivered payload differs (-first +again):\n%s", diff)
 			}

@@ -96,7 +96,7 @@ func TestResetDropsTheOldDeliveries(t *testing.T) {
 	rc := newBlockingReceiver(t)
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
 	log, logger := newLogRecorder()
-	n := newNotifier(t, webhook.Options{Store: w.store, Workers: 1, Logger: logger})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Workers: 1, Logger: logger})
 	for range events {
 		notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("before the reset")))
 	}
@@ -153,7 +153,7 @@ func TestResetDoesNotWaitForAHeldRecord(t *testing.T) {
 	w := newWorld(t)
 	rc := newReceiver(t, nil)
 	w.addHook(t, orgScope("octo-org"), rc.URL)
-	store := blockedRecords{recordingStore: w.store, waiting: make(chan struct{}, 1), testEnded: make(chan struct{})}
+	store := blockedRecords{recordingStore: w.hooks, waiting: make(chan struct{}, 1), testEnded: make(chan struct{})}
 	defer close(store.testEnded)
 	n := newNotifier(t, webhook.Options{Store: store, Workers: 1})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("before the reset")))
@@ -193,7 +193,7 @@ func TestAnotherServersReset(t *testing.T) {
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
 	e := new(epochs)
 	e.epoch.Store(3)
-	n := newNotifier(t, webhook.Options{Store: w.store, Epochs: e, Workers: 1})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Epochs: e, Workers: 1})
 	for range 4 {
 		notifyIn(t, n, 3, newEvent(w.helloWorld, 1, octocat, setNotes("before the reset")))
 	}
@@ -230,7 +230,7 @@ func TestEpochsAtTheStart(t *testing.T) {
 	h := w.addHook(t, orgScope("octo-org"), rc.URL)
 	e := new(epochs)
 	e.epoch.Store(7)
-	n := newNotifier(t, webhook.Options{Store: w.store, Epochs: e})
+	n := newNotifier(t, webhook.Options{Store: w.hooks, Epochs: e})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("without a mark")))
 	notifyIn(t, n, 7, newEvent(w.helloWorld, 1, octocat, setNotes("with a mark")))
 	closeNotifier(t, n)

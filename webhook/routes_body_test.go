@@ -115,7 +115,7 @@ func TestRoutesIgnoreReadOnlyKeys(t *testing.T) {
 			created := a.mustDo(t, http.StatusCreated, "POST", prefix, "admin",
 				`{"name":"web","events":["issues"],"config":{"url":"`+a.rc.URL+`","content_type":"json","secret":"s3cret"}}`).object(t)
 			path := prefix + "/" + itoa(int64(created["id"].(float64)))
-			a.store.waitRecorded(t, 1)
+			a.hooks.waitRecorded(t, 1)
 			fetched := a.mustDo(t, http.StatusOK, "GET", path, "admin", "").object(t)
 			fetched["active"] = false
 			fetched["id"] = 999999.0

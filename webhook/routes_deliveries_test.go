@@ -51,7 +51,7 @@ func newDeliveriesAPI(t *testing.T) *deliveriesAPI {
 // id of the delivery once it is recorded.
 func (a *deliveriesAPI) pingTo(t *testing.T, path string) int64 {
 	t.Helper()
-	h, err := a.store.UpdateHook(context.Background(), a.hook.Scope, a.hook.ID, func(h webhook.Hook) (webhook.Hook, error) {
+	h, err := a.hooks.UpdateHook(context.Background(), a.hook.Scope, a.hook.ID, func(h webhook.Hook) (webhook.Hook, error) {
 		h.Config.URL = a.answers.URL + path
 		return h, nil
 	})
@@ -61,7 +61,7 @@ func (a *deliveriesAPI) pingTo(t *testing.T, path string) int64 {
 	if err := a.notifier.Ping(h, nil, "octocat"); err != nil {
 		t.Fatal(err)
 	}
-	return a.store.waitRecorded(t, 1)[0].ID
+	return a.hooks.waitRecorded(t, 1)[0].ID
 }
 
 var nextLink = regexp.MustCompile(`^<([^>]+)>; rel="next"$`)
@@ -140,20 +140,20 @@ func TestRoutesGetDelivery(t *testing.T) {
 	a := newDeliveriesAPI(t)
 	long := a.pingTo(t, "/long")
 	ctx := context.Background()
-	unanswered, err := a.store.AddDelivery(ctx, webhook.Delivery{HookID: a.hook.ID, GUID: "0b989ba4-242f-11e5-81e1-c7b6966d2516",
+	unanswered, err := a.hooks.AddDelivery(ctx, webhook.Delivery{HookID: a.hook.ID, GUID: "0b989ba4-242f-11e5-81e1-c7b6966d2516",
 		Event: "ping", Status: "failed to connect to host",
 		Request: webhook.Message{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"zen":"Hi"}`)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := a.store.AddDelivery(ctx, webhook.Delivery{HookID: a.hook.ID, GUID: "1c989ba4-242f-11e5-81e1-c7b6966d2516",
+	cut, err := a.hooks.AddDelivery(ctx, webhook.Delivery{HookID: a.hook.ID, GUID: "1c989ba4-242f-11e5-81e1-c7b6966d2516",
 		Event: "issues", Action: "field_added", Status: "OK", StatusCode: 200,
 		Request:  webhook.Message{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"action":"fi`), Truncated: true},
 		Response: webhook.Message{Header: http.Header{}, Body: []byte("ok")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.store.waitRecorded(t, 2)
+	a.hooks.waitRecorded(t, 2)
 	marker := "\n[cut: a record keeps 65536 bytes of an answer's body, and 81920 of its headers and body together]"
 	tests := []struct {
 		name string
@@ -210,13 +210,13 @@ func TestRoutesRedeliver(t *testing.T) {
 		`{"events":["issues"],"config":{"url":"`+a.rc.URL+`","content_type":"json","secret":"first"}}`).object(t)
 	path := repoHooks + "/" + itoa(int64(created["id"].(float64)))
 	first := a.rc.next(t)
-	d := a.store.waitRecorded(t, 1)[0]
+	d := a.hooks.waitRecorded(t, 1)[0]
 	moved := newReceiver(t, nil)
 	a.mustDo(t, http.StatusOK, "PATCH", path+"/config", "admin", `{"url":"`+moved.URL+`","secret":"second"}`)
 
 	a.mustDo(t, http.StatusAccepted, "POST", path+"/deliveries/"+itoa(d.ID)+"/attempts", "admin", "")
 	again := moved.next(t)
-	redelivery := a.store.waitRecorded(t, 1)[0]
+	redelivery := a.hooks.waitRecorded(t, 1)[0]
 	if string(again.body) != string(first.body) || again.header.Get("X-Service-Delivery") != first.header.Get("X-Service-Delivery") {
 		t.Errorf("the redelivery differs from the delivery: GUID %q and %q, bodies equal: %v",
 			again.header.Get("X-Service-Delivery"), first.header.Get("X-Service-Delivery"), string(again.body) == string(first.body))

@@ -34,8 +34,8 @@ func (v faultyVerifier) VerifyToken(ctx context.Context, token string) (*issuefi
 func TestRoutesFaults(t *testing.T) {
 	w := newWorld(t)
 	log, logger := newLogRecorder()
-	n := newNotifier(t, webhook.Options{Store: w.store})
-	srv := httptest.NewServer(newHandler(t, issuefields.Config{Store: w.store, Notifier: n, Verifier: faultyVerifier{}, Logger: logger}))
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
+	srv := httptest.NewServer(newHandler(t, issuefields.Config{Store: w.data, Notifier: n, Verifier: faultyVerifier{}, Logger: logger}))
 	t.Cleanup(srv.Close)
 	tests := []struct {
 		name, method, path, authorization, body string
@@ -88,14 +88,14 @@ func TestRoutesFaults(t *testing.T) {
 // work with, and names what is wrong.
 func TestNewRoutesChecksConfig(t *testing.T) {
 	w := newWorld(t)
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	tests := []struct {
 		name string
 		cfg  webhook.RoutesConfig
 		want string
 	}{
 		{"no store", webhook.RoutesConfig{Notifier: n}, "RoutesConfig.Store"},
-		{"no notifier", webhook.RoutesConfig{Store: w.store}, "RoutesConfig.Notifier"},
+		{"no notifier", webhook.RoutesConfig{Store: w.data}, "RoutesConfig.Notifier"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

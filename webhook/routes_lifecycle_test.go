@@ -57,7 +57,7 @@ func TestRoutesLifecycle(t *testing.T) {
 				t.Errorf("after the create, the receiver got %s of hook %s, want a ping of hook %s",
 					ping.header.Get("X-Service-Event"), ping.header.Get("X-Service-Hook-ID"), id)
 			}
-			a.store.waitRecorded(t, 1)
+			a.hooks.waitRecorded(t, 1)
 
 			var list []map[string]any
 			do(http.StatusOK, "GET", "", "").json(t, &list)
@@ -84,7 +84,7 @@ func TestRoutesLifecycle(t *testing.T) {
 			if got := a.rc.next(t); got.header.Get("X-Service-Event") != "ping" {
 				t.Errorf("the inactive hook got %q, want a ping", got.header.Get("X-Service-Event"))
 			}
-			a.store.waitRecorded(t, 1)
+			a.hooks.waitRecorded(t, 1)
 
 			var deliveries []map[string]any
 			do(http.StatusOK, "GET", "/"+id+"/deliveries", "").json(t, &deliveries)
@@ -117,7 +117,7 @@ func TestRoutesLifecycle(t *testing.T) {
 			if guid := again.header.Get("X-Service-Delivery"); guid != deliveries[0]["guid"] {
 				t.Errorf("the redelivery has the GUID %q, want %v", guid, deliveries[0]["guid"])
 			}
-			if d := a.store.waitRecorded(t, 1)[0]; !d.Redelivery {
+			if d := a.hooks.waitRecorded(t, 1)[0]; !d.Redelivery {
 				t.Errorf("recorded %s, want a redelivery", brief(d))
 			}
 

@@ -13,12 +13,12 @@ func TestRoutesNotFound(t *testing.T) {
 	a := newAPI(t)
 	orgHook := a.addHook(t, orgScope("octo-org"), a.rc.URL)
 	repoHook := a.addHook(t, repoScope(a.helloWorld), a.rc.URL)
-	otherDelivery, err := a.store.AddDelivery(context.Background(), webhook.Delivery{HookID: repoHook.ID,
+	otherDelivery, err := a.hooks.AddDelivery(context.Background(), webhook.Delivery{HookID: repoHook.ID,
 		GUID: "0b989ba4-242f-11e5-81e1-c7b6966d2516", Event: "ping", Status: "OK", StatusCode: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-a.store.recorded
+	<-a.hooks.recorded
 	org := orgHooks + "/" + itoa(orgHook.ID)
 	tests := []struct {
 		name, method, path string

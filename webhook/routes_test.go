@@ -34,8 +34,8 @@ func newAPI(t *testing.T) *api {
 	t.Helper()
 	a := &api{world: newWorld(t)}
 	a.rc = newReceiver(t, nil)
-	a.notifier = newNotifier(t, webhook.Options{Store: a.store, BaseURL: apiBase})
-	a.srv = httptest.NewServer(newHandler(t, issuefields.Config{Store: a.store, Notifier: a.notifier}))
+	a.notifier = newNotifier(t, webhook.Options{Store: a.hooks, BaseURL: apiBase})
+	a.srv = httptest.NewServer(newHandler(t, issuefields.Config{Store: a.data, Notifier: a.notifier}))
 	t.Cleanup(a.srv.Close)
 	return a
 }

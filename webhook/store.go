@@ -154,13 +154,18 @@ type DeliveryQuery struct {
 // use. Slices passed in belong to the caller and those returned to it: a
 // Store copies what it keeps and what it hands out.
 //
+// A Store keeps hooks of any scope it is given, and takes a repository as
+// HooksFor is given it: the routes check that an organization or a
+// repository exists before they create its hooks, and the Notifier passes
+// the repository of each event as it is now. memstore's and pgstore's are
+// the Hooks of their stores, beside the API's data.
+//
 // Errors: ErrNotFound (from the issuefields package, wrapped) for a hook or
 // a delivery that does not exist in the scope asked for, ErrTooManyHooks, an
 // error that wraps issuefields.ErrUnavailable when the store cannot serve
 // now, and any other error for a fault.
 //
-// The storetest package checks a Store that implements it against this
-// contract.
+// The webhooktest package checks a Store against this contract.
 type Store interface {
 	// Hooks returns the hooks of scope, by ID.
 	Hooks(ctx context.Context, scope Scope) ([]Hook, error)

@@ -44,7 +44,7 @@ func TestWhichHooksGetDeliveries(t *testing.T) {
 			want = append(want, "/"+tt.name)
 		}
 	}
-	n := newNotifier(t, webhook.Options{Store: w.store})
+	n := newNotifier(t, webhook.Options{Store: w.hooks})
 	notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
 	closeNotifier(t, n)
 	got := map[string]int{}
@@ -88,7 +88,7 @@ func TestPingGoesToEveryHook(t *testing.T) {
 			w := newWorld(t)
 			rc := newReceiver(t, nil)
 			h := w.addHook(t, orgScope("octo-org"), rc.URL, func(h *webhook.Hook) { h.Events, h.Active = tt.events, tt.active })
-			n := newNotifier(t, webhook.Options{Store: w.store})
+			n := newNotifier(t, webhook.Options{Store: w.hooks})
 			if err := n.Ping(h, nil, "octocat"); err != nil {
 				t.Fatalf("Ping: %v", err)
 			}
@@ -96,7 +96,7 @@ func TestPingGoesToEveryHook(t *testing.T) {
 			if got := r.header.Get("X-Service-Event"); got != "ping" {
 				t.Errorf("X-Service-Event %q, want ping", got)
 			}
-			d := w.store.waitRecorded(t, 1)[0]
+			d := w.hooks.waitRecorded(t, 1)[0]
 			if d.Event != "ping" || d.Action != "" || d.HookID != h.ID || d.Status != "OK" {
 				t.Errorf("recorded %s, want the OK ping of hook %d", brief(d), h.ID)
 			}

@@ -11,13 +11,13 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/internal/lookup"
-	"github.com/issuefields/issuefields/storetest"
+	"github.com/issuefields/issuefields/seed"
 )
 
 // Store is a store that a data file is loaded into.
 type Store interface {
 	issuefields.Store
-	storetest.Seeder
+	seed.Seeder
 }
 
 // Loaded is what a data file gives the server that serves a store: the

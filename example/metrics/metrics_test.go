@@ -28,7 +28,7 @@ const requestBound = 10 * time.Second
 // ends.
 func newHooks(t *testing.T) *webhook.Notifier {
 	t.Helper()
-	hooks, err := webhook.New(webhook.Options{Store: memstore.New()})
+	hooks, err := webhook.New(webhook.Options{Store: memstore.New().Hooks()})
 	if err != nil {
 		t.Fatal(err)
 	}

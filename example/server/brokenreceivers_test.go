@@ -90,12 +90,12 @@ func TestBrokenReceivers(t *testing.T) {
 				t.Fatal(err)
 			}
 			logs := new(lockedBuffer)
-			hooks, err := webhook.New(webhook.Options{Store: d.store, Directory: d.File.Directory(),
+			hooks, err := webhook.New(webhook.Options{Store: d.store.Hooks, Directory: d.File.Directory(),
 				QueueSize: brokenQueue, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := issuefields.New(issuefields.Config{Store: d.store, Verifier: d.Tokens, Notifier: hooks,
+			h, err := issuefields.New(issuefields.Config{Store: d.store.Data, Verifier: d.Tokens, Notifier: hooks,
 				WriteLimits: issuefields.WriteLimits{PerMinute: -1, PerHour: -1}, Logger: slog.New(slog.DiscardHandler)})
 			if err != nil {
 				t.Fatal(err)

@@ -16,9 +16,10 @@ import (
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/banner"
+	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/metrics"
 	"github.com/issuefields/issuefields/example/standin"
-	"github.com/issuefields/issuefields/storetest"
+	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -26,11 +27,19 @@ import (
 // flight and then for queued webhook deliveries.
 const shutdownTimeout = 10 * time.Second
 
-// Store is a store that the server serves and loads a data file into.
-type Store interface {
-	issuefields.Store
-	storetest.Seeder
-	webhook.Store
+// Store is what the server serves: Data, the store of the API's data, which
+// the data file is loaded into, and Hooks, the hooks and deliveries that the
+// same store keeps beside it, such as memstore's and pgstore's Hooks. The
+// store's optional methods (LoadIfEmpty, IsEmpty, Reload, Empty, Epoch) are
+// those of Data.
+type Store struct {
+	Data  datafile.Store
+	Hooks webhook.Store
+}
+
+// memoryStore returns s as the server serves it.
+func memoryStore(s *memstore.Store) Store {
+	return Store{Data: s, Hooks: s.Hooks()}
 }
 
 // Command is the example server's command line. The zero value is the command
@@ -65,6 +74,29 @@ type Command struct {
 	// which is right when one server at a time starts on the store, and a
 	// load that fails leaves what it loaded. A store with neither is loaded
 	// at every start.
+	//
+	// A reset (POST /_issuefields/reset) restores the state that the server
+	// started with: it empties the store and loads the data file into it as
+	// into an empty store at start. A store that several servers share has
+	// the method Reload(ctx context.Context, fill func(ctx context.Context,
+	// into Store) error) error, which the reset calls: Reload empties the
+	// store and calls fill, which loads the data file into into, in one
+	// transaction that it commits only if fill returns nil, so that every
+	// server sees the data before or after the reset, never a part; it calls
+	// fill while no other server that shares the store runs its own Reload
+	// or the load of LoadIfEmpty, so that resets through several servers at
+	// once take turns and leave the data file loaded once. Another store is
+	// emptied by its Empty method ([seed.Emptier]), then loaded. Reload or
+	// Empty refuse the reset, having changed nothing, with an error that
+	// wraps standin.ErrNoReset, which is answered 501 with the error's
+	// message; a store with neither is answered 501 too, saying that reset
+	// is not available for it.
+	//
+	// A reset is one atomic step for the server's requests: it waits for
+	// those in flight (10 s at most), and those that come wait for it. A
+	// reset that fails with an error that wraps issuefields.ErrUnavailable,
+	// such as a turn that did not come in time, is answered 503 with
+	// Retry-After.
 	Open func(ctx context.Context, logger *slog.Logger) (s Store, closeStore func(), err error)
 
 	// WriteLimiter, if not nil, returns the limiter of the secondary rate
@@ -75,34 +107,6 @@ type Command struct {
 	// (issuefields.NewWriteLimiter); pgstore's command gives the limiter
 	// that the servers sharing its database share.
 	WriteLimiter func(limits issuefields.WriteLimits, logger *slog.Logger) (l issuefields.WriteLimiter, stop func())
-
-	// EmptyStore, if not nil, empties the store that Open opened, for a
-	// reset (POST /_issuefields/reset), which then loads the data file into
-	// it as into an empty store at start: it drops the organizations and
-	// their fields, the repositories, issues and values, and the hooks and
-	// their deliveries. An error that wraps standin.ErrNoReset refuses the
-	// reset, which is answered 501 with the error's message.
-	//
-	// A store that several servers share may instead have the method
-	// Reload(ctx context.Context, fill func(ctx context.Context, into Store)
-	// error) error, which a reset then calls, and EmptyStore is not: Reload
-	// empties the store and calls fill, which loads the data file into
-	// into, in one transaction that it commits only if fill returns nil,
-	// so that every server sees the data before or after the reset, never
-	// a part; it calls fill while no other server that shares the store
-	// runs its own Reload or the load of LoadIfEmpty (see Open), so that
-	// resets through several servers at once take turns and leave the data
-	// file loaded once; and it returns an error that wraps
-	// standin.ErrNoReset, having changed nothing, to refuse the reset.
-	//
-	// A reset is one atomic step for the server's requests: it waits for
-	// those in flight (10 s at most), and those that come wait for it. A
-	// reset that fails with an error that wraps issuefields.ErrUnavailable,
-	// such as a turn that did not come in time, is answered 503 with
-	// Retry-After. Without EmptyStore or Reload, a command with Open
-	// answers a reset with 501, saying that reset is not available for its
-	// store; without Open, a reset empties the server's memstore.Store.
-	EmptyStore func(ctx context.Context, s Store) error
 }
 
 // Main runs c with the process's command line until the process gets SIGINT
@@ -175,7 +179,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	closeNotifier := hooks.Close
-	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store, Notifier: hooks})
+	hookRoutes, err := webhook.NewRoutes(webhook.RoutesConfig{Store: d.store.Data, Notifier: hooks})
 	if err != nil {
 		return err
 	}
@@ -183,7 +187,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	// the state.
 	g := new(gate)
 	h, err := issuefields.New(issuefields.Config{
-		Store:        d.store,
+		Store:        d.store.Data,
 		Verifier:     tokens,
 		Vendor:       opts.vendor,
 		BaseURL:      opts.baseURL,
@@ -206,7 +210,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			AdminToken: opts.adminToken,
 			Hosts:      opts.hosts(ln.Addr().String()),
 			Journal:    journal,
-			Reset:      c.newResetter(d, opts, g, hooks, tokens, fresh, journal).reset,
+			Reset:      newResetter(d, opts, g, hooks, tokens, fresh, journal).reset,
 			State:      page.state,
 			Redeliver:  page.redeliver,
 			Closing:    closing,
@@ -214,7 +218,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		})
 		front = func(h http.Handler) http.Handler { return g.serve(journal.Record(h, tokens.login)) }
 	}
-	var handler http.Handler = routes(api, tools, front, opts.prefix, opts.baseURL, d.store, logger)
+	var handler http.Handler = routes(api, tools, front, opts.prefix, opts.baseURL, d.store.Data, logger)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	var debugURL string
 	if opts.debugAddr != "" {

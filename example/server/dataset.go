@@ -14,8 +14,8 @@ import (
 // with the store as the server uses it.
 type dataset struct {
 	banner.Data
-	// store is Data.Store, with the methods that the server needs besides
-	// the API's.
+	// store is what the server serves: Data.Store, with the seed methods,
+	// and the hooks beside it.
 	store Store
 }
 
@@ -33,7 +33,7 @@ func readData(ctx context.Context, name string) (*dataset, error) {
 	} else if read.File, err = datafile.Read(name); err != nil {
 		return nil, err
 	}
-	d, err := read.loadInto(ctx, memstore.New(), banner.InMemory)
+	d, err := read.loadInto(ctx, memoryStore(memstore.New()), banner.InMemory)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", read.source(), err)
 	}
@@ -43,7 +43,7 @@ func readData(ctx context.Context, name string) (*dataset, error) {
 // loadInto returns the dataset of d's data file loaded into s, an empty
 // store, in the way how.
 func (d *dataset) loadInto(ctx context.Context, s Store, how banner.Loading) (*dataset, error) {
-	loaded, err := datafile.Load(ctx, d.File, s)
+	loaded, err := datafile.Load(ctx, d.File, s.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (d *dataset) loadInto(ctx context.Context, s Store, how banner.Loading) (*d
 // inStore returns the dataset of d's data file in s, with loaded, the file's
 // tokens and repositories over s, that reached s in the way how.
 func (d *dataset) inStore(s Store, loaded *datafile.Loaded, how banner.Loading) *dataset {
-	return &dataset{Data: banner.Data{Name: d.Name, File: d.File, Store: s, Loaded: loaded, Loading: how}, store: s}
+	return &dataset{Data: banner.Data{Name: d.Name, File: d.File, Store: s.Data, Loaded: loaded, Loading: how}, store: s}
 }
 
 // source names d's data file for messages: its name, or the demo data's.

@@ -145,7 +145,7 @@ func (s *downStore) Snapshot(ctx context.Context, owner, name string, number int
 func TestMetricsCountServerErrors(t *testing.T) {
 	store := &downStore{fakeStore: newFakeStore(true)}
 	s := startCommand(t, Command{Open: func(context.Context, *slog.Logger) (Store, func(), error) {
-		return store, func() {}, nil
+		return served(store), func() {}, nil
 	}}, "-debug-addr", "127.0.0.1:0")
 	store.down.Store(true)
 	values := s.base + "repos/octo-org/hello-world/issues/3/issue-field-values"

@@ -26,11 +26,11 @@ import (
 // that tells its epoch (webhook.Epochs), as one that several servers share
 // does, tells hooks of resets through the other servers.
 func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logger *slog.Logger) (hooks *webhook.Notifier, n issuefields.Notifier, err error) {
-	var store webhook.Store = d.store
+	store := d.store.Hooks
 	if changed != nil {
-		store = standin.TellDeliveries(d.store, changed)
+		store = standin.TellDeliveries(store, changed)
 	}
-	epochs, _ := d.store.(webhook.Epochs)
+	epochs, _ := d.store.Data.(webhook.Epochs)
 	hooks, err = webhook.New(webhook.Options{
 		Store:     store,
 		Epochs:    epochs,
@@ -60,7 +60,7 @@ func newNotifier(opts options, urls publicURLs, d *dataset, changed func(), logg
 // and delivers the event of one made after it. With another store it
 // returns api.
 func withEpochMarks(api http.Handler, s Store) http.Handler {
-	if _, ok := s.(webhook.Epochs); !ok {
+	if _, ok := s.Data.(webhook.Epochs); !ok {
 		return api
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -81,23 +81,23 @@ func ensureHooks(ctx context.Context, d *dataset, url, secret string) error {
 	now := time.Now().UTC().Truncate(time.Second)
 	for _, org := range d.organizations() {
 		scope := webhook.Scope{Organization: org}
-		hooks, err := hooksTo(ctx, d.store, scope, url)
+		hooks, err := hooksTo(ctx, d.store.Hooks, scope, url)
 		if err != nil {
 			return fmt.Errorf("-webhook: the hooks of %s: %w", org, err)
 		}
 		if len(hooks) > 0 {
 			continue
 		}
-		_, err = d.store.CreateHook(ctx, webhook.Hook{Scope: scope, Active: true, Events: []string{webhook.EventName},
+		_, err = d.store.Hooks.CreateHook(ctx, webhook.Hook{Scope: scope, Active: true, Events: []string{webhook.EventName},
 			Config: webhook.Config{URL: url, ContentType: "json", Secret: secret, InsecureSSL: "0"}, CreatedAt: now, UpdatedAt: now}, webhook.MaxHooks)
 		if err != nil {
 			return fmt.Errorf("-webhook: a hook of %s: %w", org, err)
 		}
-		if hooks, err = hooksTo(ctx, d.store, scope, url); err != nil {
+		if hooks, err = hooksTo(ctx, d.store.Hooks, scope, url); err != nil {
 			return fmt.Errorf("-webhook: the hooks of %s: %w", org, err)
 		}
 		for _, h := range hooks[1:] {
-			if err := d.store.DeleteHook(ctx, scope, h.ID); err != nil && !errors.Is(err, issuefields.ErrNotFound) {
+			if err := d.store.Hooks.DeleteHook(ctx, scope, h.ID); err != nil && !errors.Is(err, issuefields.ErrNotFound) {
 				return fmt.Errorf("-webhook: a second hook of %s: %w", org, err)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 // with its issues of the file, then those that transfers created in it;
 // hooks sends the page's redeliveries.
 func pageSource(d *dataset, hooks *webhook.Notifier) standin.Source {
-	src := standin.Source{Store: d.store, Notifier: hooks, Organizations: d.organizations()}
+	src := standin.Source{Store: d.store.Data, Hooks: d.store.Hooks, Notifier: hooks, Organizations: d.organizations()}
 	for _, rd := range d.File.Repositories {
 		repo := standin.RepositoryIssues{Owner: rd.Owner, Name: rd.Name}
 		for _, is := range rd.Issues {

@@ -12,7 +12,7 @@ import (
 	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/standin"
-	"github.com/issuefields/issuefields/memstore"
+	"github.com/issuefields/issuefields/seed"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -30,8 +30,8 @@ import (
 type resetter struct {
 	mu sync.Mutex
 	// replace empties the store and calls fill with the store to load the
-	// data file into, as one step; nil when the command cannot empty its
-	// store.
+	// data file into, as one step: the store's Reload, or its Empty and then
+	// fill; nil for a store with neither.
 	replace func(ctx context.Context, fill func(ctx context.Context, into Store) error) error
 	// data is what the server started with, whose data file a reset loads.
 	data    *dataset
@@ -61,31 +61,29 @@ type reloader interface {
 // newResetter returns the resetter of the server that serves d with the
 // options opts, whose requests pass g and whose deliveries hooks sends, with
 // the tokens and limiter that the handler uses, and journal.
-func (c Command) newResetter(d *dataset, opts options, g *gate, hooks *webhook.Notifier, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
+func newResetter(d *dataset, opts options, g *gate, hooks *webhook.Notifier, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
 	r := &resetter{data: d, opts: opts, gate: g, hooks: hooks, tokens: tokens, limiter: limiter, journal: journal}
-	if s, ok := d.store.(reloader); ok {
+	switch s := d.store.Data.(type) {
+	case reloader:
 		r.replace = s.Reload
-		return r
+	case seed.Emptier:
+		r.replace = emptyThen(s, d.store)
 	}
-	var empty func(ctx context.Context) error
-	switch {
-	case c.Open == nil:
-		empty = func(context.Context) error { d.store.(*memstore.Store).Empty(); return nil }
-	case c.EmptyStore != nil:
-		empty = func(ctx context.Context) error { return c.EmptyStore(ctx, d.store) }
-	default:
-		return r
-	}
-	r.replace = func(ctx context.Context, fill func(ctx context.Context, into Store) error) error {
-		if err := empty(ctx); err != nil {
+	return r
+}
+
+// emptyThen returns the replace of a store that is not shared: it empties
+// s, and then calls fill with into, the store that s is the data of.
+func emptyThen(s seed.Emptier, into Store) func(ctx context.Context, fill func(ctx context.Context, into Store) error) error {
+	return func(ctx context.Context, fill func(ctx context.Context, into Store) error) error {
+		if err := s.Empty(ctx); err != nil {
 			if errors.Is(err, standin.ErrNoReset) {
 				return err
 			}
 			return fmt.Errorf("emptying the store: %w", err)
 		}
-		return fill(ctx, d.store)
+		return fill(ctx, into)
 	}
-	return r
 }
 
 // reset restores the start-up state. It returns an error that wraps

@@ -26,15 +26,15 @@ type emptiable interface {
 }
 
 // loadIfEmpty calls load if s holds no data, and reports whether it did: by
-// s's LoadIfEmpty if it has one, else by its IsEmpty, and always for a store
-// with neither. load gets the store to load into: s itself, or the Store of
+// the LoadIfEmpty of s.Data if it has one, else by its IsEmpty, and always
+// for a store with neither. load gets the store to load into: s itself, or the Store of
 // LoadIfEmpty's transaction.
 func loadIfEmpty(ctx context.Context, s Store, load func(ctx context.Context, into Store) error) (bool, error) {
-	switch s := s.(type) {
+	switch data := s.Data.(type) {
 	case onceLoader:
-		return s.LoadIfEmpty(ctx, load)
+		return data.LoadIfEmpty(ctx, load)
 	case emptiable:
-		empty, err := s.IsEmpty(ctx)
+		empty, err := data.IsEmpty(ctx)
 		if err != nil || !empty {
 			return false, err
 		}
@@ -72,7 +72,7 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 		loaded, loadErr = d.loadInto(ctx, into, banner.IntoEmpty)
 		return loadErr
 	})
-	_, wholeOrNothing := s.(onceLoader)
+	_, wholeOrNothing := s.Data.(onceLoader)
 	switch {
 	case loadErr != nil && wholeOrNothing:
 		return nil, fmt.Errorf("%s: loading into the empty store: %w; nothing of it was kept, so the next start loads it again", d.source(), loadErr)
@@ -85,7 +85,7 @@ func serveFrom(ctx context.Context, d *dataset, s Store, logger *slog.Logger) (*
 		return d.inStore(s, loaded.Loaded, banner.IntoEmpty), nil
 	}
 	logger.Info("the store is not empty: serving what it holds, without loading the data file", "data", d.source())
-	over, missing, err := d.Over(ctx, s)
+	over, missing, err := d.Over(ctx, s.Data)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/memstore"
 )
 
@@ -33,11 +34,17 @@ func (s *fakeStore) IsEmpty(context.Context) (bool, error) {
 	return s.empty, s.emptyErr
 }
 
-// opening returns a command whose Open opens s, and whose function that
-// closes s counts its calls in closed, if closed is not nil.
-func opening(s Store, closed *atomic.Int32) Command {
+// served returns s, a memstore.Store or a store that embeds one, as the
+// server serves it: with the memstore's Hooks.
+func served(s datafile.Store) Store {
+	return Store{Data: s, Hooks: s.(interface{ Hooks() *memstore.Hooks }).Hooks()}
+}
+
+// opening returns a command whose Open opens s (see served), and whose
+// function that closes s counts its calls in closed, if closed is not nil.
+func opening(s datafile.Store, closed *atomic.Int32) Command {
 	return Command{Open: func(context.Context, *slog.Logger) (Store, func(), error) {
-		return s, func() {
+		return served(s), func() {
 			if closed != nil {
 				closed.Add(1)
 			}
@@ -142,7 +149,7 @@ func (failingStore) AddIssue(string, string, int64) error { return seedFailure }
 type failingLoad struct{ failingStore }
 
 func (s failingLoad) LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into Store) error) (bool, error) {
-	return true, load(ctx, s.failingStore)
+	return true, load(ctx, served(s.failingStore))
 }
 
 // TestOpenFailures checks that the failures of the store that Open opens
@@ -154,7 +161,7 @@ func TestOpenFailures(t *testing.T) {
 	unknown.emptyErr = errors.New("connection refused")
 	for _, tt := range []struct {
 		name    string
-		store   Store // nil: Open fails with openFailure
+		store   datafile.Store // nil: Open fails with openFailure
 		want    string
 		wantErr error
 		closed  int32
@@ -172,7 +179,7 @@ func TestOpenFailures(t *testing.T) {
 			var closed atomic.Int32
 			c := opening(tt.store, &closed)
 			if tt.store == nil {
-				c.Open = func(context.Context, *slog.Logger) (Store, func(), error) { return nil, nil, openFailure }
+				c.Open = func(context.Context, *slog.Logger) (Store, func(), error) { return Store{}, nil, openFailure }
 			}
 			err := c.Run(context.Background(), []string{"-addr", "127.0.0.1:0"}, io.Discard, io.Discard)
 			if err == nil || err.Error() != tt.want || !errors.Is(err, tt.wantErr) {
@@ -193,7 +200,7 @@ func TestCommandFlags(t *testing.T) {
 		Usage: "go run ./cmd/other",
 		Flags: func(fs *flag.FlagSet) { fs.StringVar(&where, "where", "", "`place` of the store") },
 		Open: func(context.Context, *slog.Logger) (Store, func(), error) {
-			return nil, nil, errors.New("cannot open the store at " + where)
+			return Store{}, nil, errors.New("cannot open the store at " + where)
 		},
 	}
 	err := c.Run(context.Background(), []string{"-where", "the moon", "-vendor", "GitHub"}, io.Discard, io.Discard)
@@ -221,7 +228,7 @@ func (s *onceStore) LoadIfEmpty(ctx context.Context, load func(ctx context.Conte
 	if !s.empty {
 		return false, nil
 	}
-	return true, load(ctx, s.fakeStore)
+	return true, load(ctx, served(s.fakeStore))
 }
 
 // TestHowAStoreSaysItIsEmpty checks that Run asks LoadIfEmpty rather than
@@ -231,7 +238,7 @@ func TestHowAStoreSaysItIsEmpty(t *testing.T) {
 	once.emptyErr = errors.New("IsEmpty called")
 	for _, tt := range []struct {
 		name  string
-		store Store
+		store datafile.Store
 		want  string
 	}{
 		{"LoadIfEmpty", once, "The store was not empty"},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/issuefields/issuefields/example/datafile"
 )
 
 // tool sends a request to the tools of the server at base with the headers
@@ -245,31 +248,41 @@ func TestResetRestoresTheStartUpState(t *testing.T) {
 	}
 }
 
+// unemptiable is a store that the command opens without Empty and Reload.
+type unemptiable struct{ datafile.Store }
+
 func TestResetIsRefusedForAStoreTheCommandCannotEmpty(t *testing.T) {
-	s := startCommand(t, opening(newFakeStore(true), nil))
+	store := newFakeStore(true)
+	s := startCommand(t, Command{Open: func(context.Context, *slog.Logger) (Store, func(), error) {
+		return Store{Data: unemptiable{store}, Hooks: store.Hooks()}, func() {}, nil
+	}})
 	a := tool(t, "POST", s.base, "reset", nil)
 	if a.status != http.StatusNotImplemented || !strings.Contains(jsonObject(t, a)["message"].(string), "reset is not available for this store") {
 		t.Errorf("POST /_issuefields/reset = %d %s, want 501 saying that reset is not available", a.status, a.body)
 	}
 }
 
-func TestResetWithTheCommandsEmptyStore(t *testing.T) {
-	store := newFakeStore(true)
-	c := opening(store, nil)
-	var emptied atomic.Int32
-	c.EmptyStore = func(_ context.Context, s Store) error {
-		emptied.Add(1)
-		s.(*fakeStore).Empty()
-		return nil
-	}
-	s := startCommand(t, c)
+// countedEmpty is a store whose Empty counts its calls.
+type countedEmpty struct {
+	*fakeStore
+	emptied atomic.Int32
+}
+
+func (s *countedEmpty) Empty(ctx context.Context) error {
+	s.emptied.Add(1)
+	return s.fakeStore.Empty(ctx)
+}
+
+func TestResetEmptiesAStoreTheCommandOpens(t *testing.T) {
+	store := &countedEmpty{fakeStore: newFakeStore(true)}
+	s := startCommand(t, opening(store, nil))
 	values := s.base + "repos/octo-org/hello-world/issues/2/issue-field-values"
 	before := send(t, http.MethodGet, values, "demo-reader-token", "")
 	if status, body := do(t, http.MethodPost, values, "demo-writer-token", `{"issue_field_values": [{"field_id": 1, "value": "High"}]}`); status != http.StatusOK {
 		t.Fatalf("the write = %d %s, want 200", status, body)
 	}
-	if a := tool(t, "POST", s.base, "reset", nil); a.status != http.StatusNoContent || emptied.Load() != 1 {
-		t.Fatalf("POST /_issuefields/reset = %d %s, having called EmptyStore %d times; want 204, once", a.status, a.body, emptied.Load())
+	if a := tool(t, "POST", s.base, "reset", nil); a.status != http.StatusNoContent || store.emptied.Load() != 1 {
+		t.Fatalf("POST /_issuefields/reset = %d %s, having called Empty %d times; want 204, once", a.status, a.body, store.emptied.Load())
 	}
 	if after := send(t, http.MethodGet, values, "demo-reader-token", ""); after.body != before.body {
 		t.Errorf("after the reset, GET = %d %s, want the values of the start: %s", after.status, after.body, before.body)

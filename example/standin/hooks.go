@@ -3,12 +3,15 @@ package standin
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // A Hook is a webhook with its recent deliveries, newest first.
@@ -57,6 +60,13 @@ type Message struct {
 	Truncated bool
 }
 
+// cutNote ends a message that its record cut, as webhook.Message.Truncated
+// says: the end of a request's body past webhook.MaxRecordedBody, or what
+// did not fit of an answer's headers and body, which share
+// webhook.MaxRecordedResponse.
+var cutNote = fmt.Sprintf("\n… (cut: a record keeps at most %d KiB of a request body, and %d KiB of the headers and body of an answer together)",
+	webhook.MaxRecordedBody>>10, webhook.MaxRecordedResponse>>10)
+
 // shownMessage returns m as the page shows it: its headers, one a line,
 // sorted, then a blank line and its body.
 func shownMessage(m Message) string {
@@ -71,7 +81,7 @@ func shownMessage(m Message) string {
 	}
 	b.WriteString("\n" + shownBody(m))
 	if m.Truncated {
-		b.WriteString("\n… (cut: only the first 64 KiB were recorded)")
+		b.WriteString(cutNote)
 	}
 	return strings.ToValidUTF8(b.String(), "\uFFFD")
 }

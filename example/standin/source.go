@@ -10,21 +10,16 @@ import (
 	"github.com/issuefields/issuefields/webhook"
 )
 
-// A Store holds what a Source shows: the API's data, and the hooks with
-// their deliveries.
-type Store interface {
-	issuefields.Store
-	webhook.Store
-}
-
 // A Source reads the page's state from a store, and sends the page's
 // redeliveries: its State and Redeliver are those of a Config. It shows the
 // organizations and the repositories that it lists, as the store holds
 // them now, with their hooks; one that the store does not have is left
 // out.
 type Source struct {
-	// Store holds the data, the hooks and their deliveries.
-	Store Store
+	// Store holds the API's data, and Hooks the hooks and their
+	// deliveries.
+	Store issuefields.Store
+	Hooks webhook.Store
 
 	// Notifier sends the deliveries again. Redeliver needs it: without
 	// one, it returns an error, which the page answers 500.

@@ -35,7 +35,7 @@ func seeded(t *testing.T) (s *memstore.Store, hook webhook.Hook, delivery webhoo
 		func() error {
 			repo, err := s.AddRepository("octo-org", "hello-world", false)
 			if err == nil {
-				hook, err = s.CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{RepositoryID: repo.ID}, Active: true,
+				hook, err = s.Hooks().CreateHook(ctx, webhook.Hook{Scope: webhook.Scope{RepositoryID: repo.ID}, Active: true,
 					Events: []string{"issues"}, Config: webhook.Config{URL: "http://127.0.0.1:1/hook", ContentType: "json", Secret: "s3cret"}}, 20)
 			}
 			return err
@@ -49,7 +49,7 @@ func seeded(t *testing.T) (s *memstore.Store, hook webhook.Hook, delivery webhoo
 		func() error { return s.AddIssue("octo-org", "hello-world", 3) },
 		func() error { return s.TransferIssue("octo-org", "hello-world", 3, "octo-org", "handbook", 8) },
 		func() (err error) {
-			delivery, err = s.AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, GUID: "72d3162e", Event: "issues", Action: "field_added",
+			delivery, err = s.Hooks().AddDelivery(ctx, webhook.Delivery{HookID: hook.ID, GUID: "72d3162e", Event: "issues", Action: "field_added",
 				DeliveredAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 1500 * time.Microsecond,
 				Status: "failed to connect to host", URL: hook.Config.URL,
 				Request: webhook.Message{Header: http.Header{"X-Service-Event": {"issues"}}, Body: []byte(`{"action":"field_added"}`)}})
@@ -70,7 +70,7 @@ func seeded(t *testing.T) (s *memstore.Store, hook webhook.Hook, delivery webhoo
 // out what the store does not have.
 func TestSourceStateShowsTheListedData(t *testing.T) {
 	store, hook, delivery := seeded(t)
-	src := standin.Source{Store: store, Organizations: []string{"octo-org", "gone-org"}, Repositories: []standin.RepositoryIssues{
+	src := standin.Source{Store: store, Hooks: store.Hooks(), Organizations: []string{"octo-org", "gone-org"}, Repositories: []standin.RepositoryIssues{
 		{Owner: "octo-org", Name: "hello-world", Issues: []int64{1, 2, 3, 4}},
 		{Owner: "octo-org", Name: "gone", Issues: []int64{1}},
 		{Owner: "octo-org", Name: "handbook", Issues: []int64{8}},
@@ -110,13 +110,13 @@ func TestSourceStateShowsTheListedData(t *testing.T) {
 // same GUID, and says not found for another hook or delivery.
 func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 	store, hook, delivery := seeded(t)
-	hooks, err := webhook.New(webhook.Options{Store: store})
+	hooks, err := webhook.New(webhook.Options{Store: store.Hooks()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	listed := standin.Source{Store: store, Notifier: hooks, Organizations: []string{"octo-org"},
+	listed := standin.Source{Store: store, Hooks: store.Hooks(), Notifier: hooks, Organizations: []string{"octo-org"},
 		Repositories: []standin.RepositoryIssues{{Owner: "octo-org", Name: "hello-world"}}}
 	if err := listed.Redeliver(ctx, hook.ID, delivery.ID); err != nil {
 		t.Errorf("Redeliver of the hook's delivery = %v, want nil", err)
@@ -124,7 +124,7 @@ func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 	if err := hooks.Close(ctx); err != nil {
 		t.Fatalf("draining the redelivery: %v", err)
 	}
-	if list, err := store.Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10}); err != nil || len(list) != 2 || !list[0].Redelivery || list[0].GUID != delivery.GUID {
+	if list, err := store.Hooks().Deliveries(ctx, hook.ID, webhook.DeliveryQuery{Limit: 10}); err != nil || len(list) != 2 || !list[0].Redelivery || list[0].GUID != delivery.GUID {
 		t.Errorf("the hook's deliveries after the redelivery = %+v (%v), want the redelivery of %s first, then the delivery", list, err, delivery.GUID)
 	}
 	if err := listed.Redeliver(ctx, hook.ID, delivery.ID); !errors.Is(err, webhook.ErrClosed) {
@@ -135,7 +135,7 @@ func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 	if err := unnotified.Redeliver(ctx, hook.ID, delivery.ID); err == nil || errors.Is(err, issuefields.ErrNotFound) {
 		t.Errorf("Redeliver without a Notifier = %v, want an error other than not found", err)
 	}
-	unlisted := standin.Source{Store: store, Notifier: hooks, Organizations: []string{"octo-org"}}
+	unlisted := standin.Source{Store: store, Hooks: store.Hooks(), Notifier: hooks, Organizations: []string{"octo-org"}}
 	for _, tc := range []struct {
 		name               string
 		src                standin.Source
@@ -155,7 +155,7 @@ func TestSourceRedeliversOnlyItsHooksDeliveries(t *testing.T) {
 // names that differ in case, shows its hooks once.
 func TestSourceShowsEachHookOnce(t *testing.T) {
 	store, hook, _ := seeded(t)
-	src := standin.Source{Store: store, Repositories: []standin.RepositoryIssues{
+	src := standin.Source{Store: store, Hooks: store.Hooks(), Repositories: []standin.RepositoryIssues{
 		{Owner: "octo-org", Name: "hello-world"},
 		{Owner: "OCTO-ORG", Name: "Hello-World"},
 	}}

@@ -28,7 +28,7 @@ type ownedHook struct {
 func (s Source) allHooks(ctx context.Context) ([]ownedHook, error) {
 	var all []ownedHook
 	add := func(owner string, scope webhook.Scope) error {
-		hooks, err := s.Store.Hooks(ctx, scope)
+		hooks, err := s.Hooks.Hooks(ctx, scope)
 		if err != nil && !errors.Is(err, issuefields.ErrNotFound) {
 			return fmt.Errorf("the hooks of %s: %w", owner, err)
 		}
@@ -74,12 +74,12 @@ func (s Source) hooks(ctx context.Context) ([]Hook, error) {
 	for i, h := range hooks {
 		shown[i] = Hook{ID: h.ID, Owner: h.owner, URL: h.Config.URL, ContentType: h.Config.ContentType,
 			Events: h.Events, Active: h.Active, Signed: h.Config.Secret != ""}
-		list, err := s.Store.Deliveries(ctx, h.ID, webhook.DeliveryQuery{Limit: recentDeliveries})
+		list, err := s.Hooks.Deliveries(ctx, h.ID, webhook.DeliveryQuery{Limit: recentDeliveries})
 		if err != nil && !errors.Is(err, issuefields.ErrNotFound) {
 			return nil, fmt.Errorf("the deliveries of hook %d: %w", h.ID, err)
 		}
 		for _, item := range list {
-			whole, err := s.Store.Delivery(ctx, h.ID, item.ID)
+			whole, err := s.Hooks.Delivery(ctx, h.ID, item.ID)
 			if errors.Is(err, issuefields.ErrNotFound) {
 				continue
 			}
@@ -119,7 +119,7 @@ func (s Source) Redeliver(ctx context.Context, hookID, deliveryID int64) error {
 		if h.ID != hookID {
 			continue
 		}
-		delivery, err := s.Store.Delivery(ctx, hookID, deliveryID)
+		delivery, err := s.Hooks.Delivery(ctx, hookID, deliveryID)
 		if err != nil {
 			return err
 		}

@@ -146,6 +146,23 @@ func hooked() standin.Config {
 	}
 }
 
+// TestPageSaysWhatACutRecordKeeps checks that the page says, of an answer
+// whose record left out headers that did not fit, what a record keeps of an
+// answer: its headers and body within 80 KiB together, not the first 64 KiB.
+func TestPageSaysWhatACutRecordKeeps(t *testing.T) {
+	cfg := hooked()
+	state, _ := cfg.State(context.Background())
+	d := &state.Hooks[0].Deliveries[0]
+	d.Response.Header = http.Header{"X-Large": {strings.Repeat("x", 70<<10)}}
+	d.Response.Body, d.Response.Truncated = nil, true
+	cfg.State = func(context.Context) (standin.State, error) { return state, nil }
+	page := serve(cfg, "GET", "/_issuefields/", "127.0.0.1:5000", "").Body.String()
+	want := "… (cut: a record keeps at most 64 KiB of a request body, and 80 KiB of the headers and body of an answer together)"
+	if !strings.Contains(page, want) {
+		t.Errorf("the page does not say %q of a cut answer", want)
+	}
+}
+
 func TestPageShowsHooksWithoutSecrets(t *testing.T) {
 	w := serve(hooked(), "GET", "/_issuefields/", "127.0.0.1:5000", "")
 	page := w.Body.String()

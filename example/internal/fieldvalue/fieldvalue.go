@@ -9,26 +9,19 @@ import (
 )
 
 // Shown returns v, a value of the field f, as a person reads it: the text,
-// number or date, the names of the selected options joined by ",", or
-// "none" for nil.
+// number or date that issuefields.Field.Content gives, the names of the
+// selected options joined by ",", or "none" for nil.
 func Shown(f issuefields.Field, v *issuefields.Value) any {
-	switch {
-	case v == nil:
+	if v == nil {
 		return "none"
-	case f.DataType == issuefields.DataTypeNumber:
-		return v.Number
-	case f.DataType == issuefields.DataTypeDate:
-		return v.Date
-	case f.DataType == issuefields.DataTypeText:
-		return v.Text
 	}
-	var names []string
-	for _, o := range f.Options {
-		for _, id := range v.OptionIDs {
-			if o.ID == id {
-				names = append(names, o.Name)
-			}
-		}
+	value, options := f.Content(*v)
+	if value != nil {
+		return value
+	}
+	names := make([]string, len(options))
+	for i, o := range options {
+		names[i] = o.Name
 	}
 	return strings.Join(names, ",")
 }

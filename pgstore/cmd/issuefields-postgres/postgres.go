@@ -53,13 +53,13 @@ func command() server.Command {
 			}
 			s, closeStore, err := open(ctx, url, logger, timeout, poolSize)
 			if err != nil {
-				return nil, nil, err
+				return server.Store{}, nil, err
 			}
 			// A reset empties the tables, whose data every server sharing
 			// the database serves, so the operator allows it.
 			s.allowReset = allowReset
 			opened = s.Store
-			return s, closeStore, nil
+			return server.Store{Data: s, Hooks: s.Hooks()}, closeStore, nil
 		},
 		// The servers that share the database share each token's budget of
 		// writes.

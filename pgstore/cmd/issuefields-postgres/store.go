@@ -42,7 +42,7 @@ type store struct {
 // statements the store's timeout bounds, may take longer.
 func (s store) LoadIfEmpty(ctx context.Context, load func(ctx context.Context, into server.Store) error) (loaded bool, err error) {
 	err = s.underLoadLock(ctx, func(context.Context) (err error) {
-		loaded, err = s.Store.LoadIfEmpty(ctx, func(ctx context.Context, into *pgstore.Store) error { return load(ctx, into) })
+		loaded, err = s.Store.LoadIfEmpty(ctx, func(ctx context.Context, into *pgstore.Store) error { return load(ctx, served(into)) })
 		return err
 	})
 	return loaded, err
@@ -63,8 +63,15 @@ func (s store) Reload(ctx context.Context, fill func(ctx context.Context, into s
 		return errResetNotAllowed
 	}
 	return s.underLoadLock(ctx, func(ctx context.Context) error {
-		return s.Store.Reload(ctx, func(ctx context.Context, into *pgstore.Store) error { return fill(ctx, into) })
+		return s.Store.Reload(ctx, func(ctx context.Context, into *pgstore.Store) error { return fill(ctx, served(into)) })
 	})
+}
+
+// served returns s, a Store of a load's transaction, as the server serves
+// it: its data, and its hooks, which the load re-creates (-webhook) in the
+// same transaction.
+func served(s *pgstore.Store) server.Store {
+	return server.Store{Data: s, Hooks: s.Hooks()}
 }
 
 // underLoadLock calls f under an advisory lock on the schema, held by a

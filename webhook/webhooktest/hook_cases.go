@@ -1,4 +1,4 @@
-package storetest
+package webhooktest
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/conformance"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -25,29 +26,20 @@ var hookCases = []testCase{
 	{"UpdateHook and DeleteHook return ErrNotFound for a hook that does not exist in the scope asked for", hookNotInScope},
 	{"DeleteHook deletes the hook and its deliveries, and no other", deleteHookDeletes},
 	{"HooksFor returns the hooks of the repository and of the organization that owns it, matched case-insensitively, by ID", hooksForRepository},
-	{"HooksFor follows a repository's rename and transfer: its own hooks, and those of the organization that owns it now", hooksForTransferred},
+	{"HooksFor follows a repository's rename and transfer: its own hooks, by its ID, and those of the organization that owns it now", hooksForTransferred},
 }
 
-// hookStore returns the store as a webhook.Store, or nil if it is not one.
-func (e *env) hookStore() webhook.Store {
-	h, _ := e.s.(webhook.Store)
-	return h
-}
-
-// hookScopes adds the organization octo-org and its repository hello-world,
-// and returns the scopes of their hooks.
+// hookScopes returns the scopes of the hooks of the organization octo-org
+// and of its repository hello-world.
 func (e *env) hookScopes() (org, repo webhook.Scope) {
-	e.r.Helper()
-	e.addOrgs("octo-org")
-	r := e.addRepo("octo-org", "hello-world", false)
-	return webhook.Scope{Organization: "octo-org"}, webhook.Scope{RepositoryID: r.ID}
+	return webhook.Scope{Organization: "octo-org"}, webhook.Scope{RepositoryID: helloWorld.ID}
 }
 
 // createHook creates hook, with MaxHooks as the limit, and returns it as
 // stored.
 func (e *env) createHook(hook webhook.Hook) webhook.Hook {
 	e.r.Helper()
-	created, err := e.hookStore().CreateHook(e.ctx, hook, webhook.MaxHooks)
+	created, err := e.s.CreateHook(e.ctx, hook, webhook.MaxHooks)
 	if err != nil {
 		e.r.Fatalf("CreateHook(%+v): %v", hook, err)
 	}
@@ -57,7 +49,7 @@ func (e *env) createHook(hook webhook.Hook) webhook.Hook {
 // hooksOf returns the hooks of scope.
 func (e *env) hooksOf(scope webhook.Scope) []webhook.Hook {
 	e.r.Helper()
-	hooks, err := e.hookStore().Hooks(e.ctx, scope)
+	hooks, err := e.s.Hooks(e.ctx, scope)
 	if err != nil {
 		e.r.Fatalf("Hooks(%+v): %v", scope, err)
 	}
@@ -75,7 +67,7 @@ func (e *env) wantHooks(scope webhook.Scope, want []webhook.Hook, when string) {
 // hooksFor returns the hooks that get the events of repo.
 func (e *env) hooksFor(repo issuefields.Repository) []webhook.Hook {
 	e.r.Helper()
-	hooks, err := e.hookStore().HooksFor(e.ctx, repo)
+	hooks, err := e.s.HooksFor(e.ctx, repo)
 	if err != nil {
 		e.r.Fatalf("HooksFor(%+v): %v", repo, err)
 	}
@@ -106,9 +98,6 @@ func refuse(h webhook.Hook) (webhook.Hook, error) {
 }
 
 func createHookStores(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	org, repo := e.hookScopes()
 	for _, scope := range []webhook.Scope{org, repo} {
 		hook := aHook(scope, "https://hooks.example.com/a")
@@ -128,9 +117,6 @@ func createHookStores(e *env) {
 }
 
 func hookIDsNew(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	org, repo := e.hookScopes()
 	var had []int64
 	check := func(h webhook.Hook) webhook.Hook {
@@ -145,7 +131,7 @@ func hookIDsNew(e *env) {
 		for _, scope := range []webhook.Scope{org, repo} {
 			h := check(e.createHook(aHook(scope, fmt.Sprint("https://hooks.example.com/", i))))
 			if i%2 == 0 {
-				if err := e.hookStore().DeleteHook(e.ctx, scope, h.ID); err != nil {
+				if err := e.s.DeleteHook(e.ctx, scope, h.ID); err != nil {
 					e.r.Fatalf("DeleteHook(%+v, %d): %v", scope, h.ID, err)
 				}
 			}
@@ -154,13 +140,9 @@ func hookIDsNew(e *env) {
 }
 
 func hooksOfScope(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	org, repo := e.hookScopes()
-	e.addOrgs("other-org")
 	other := webhook.Scope{Organization: "other-org"}
-	otherRepo := webhook.Scope{RepositoryID: e.addRepo("octo-org", "other", false).ID}
+	otherRepo := webhook.Scope{RepositoryID: octoOther.ID}
 	want := make(map[webhook.Scope][]webhook.Hook)
 	for i := range 3 {
 		for _, scope := range []webhook.Scope{repo, org, other} {
@@ -179,10 +161,7 @@ func hooksOfScope(e *env) {
 }
 
 func createHookMax(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, repo := e.hookScopes()
 	const limit = 3
 	var kept []webhook.Hook
@@ -211,14 +190,11 @@ func createHookMax(e *env) {
 }
 
 func createHookConcurrent(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, _ := e.hookScopes()
 	const creators, limit = 30, 20
 	created := make([]webhook.Hook, creators)
-	errs := parallelN(creators, func(i int) error {
+	errs := conformance.Parallel(creators, func(i int) error {
 		var err error
 		created[i], err = h.CreateHook(e.ctx, aHook(org, fmt.Sprint("https://hooks.example.com/", i)), limit)
 		return err
@@ -242,10 +218,7 @@ func createHookConcurrent(e *env) {
 }
 
 func updateHookStores(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, repo := e.hookScopes()
 	for _, scope := range []webhook.Scope{org, repo} {
 		stored := e.createHook(aHook(scope, "https://hooks.example.com/a"))
@@ -274,10 +247,7 @@ func updateHookStores(e *env) {
 }
 
 func updateHookChangeFails(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, _ := e.hookScopes()
 	stored := e.createHook(aHook(org, "https://hooks.example.com/a"))
 	if _, err := h.UpdateHook(e.ctx, org, stored.ID, refuse); !errors.Is(err, errRefused) {
@@ -287,10 +257,7 @@ func updateHookChangeFails(e *env) {
 }
 
 func updateHookKeepsIdentity(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, repo := e.hookScopes()
 	stored := e.createHook(aHook(org, "https://hooks.example.com/a"))
 	other := e.createHook(aHook(org, "https://hooks.example.com/b"))
@@ -317,13 +284,11 @@ func updateHookKeepsIdentity(e *env) {
 }
 
 func updateHookConcurrent(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	_, repo := e.hookScopes()
 	stored := e.createHook(aHook(repo, "https://hooks.example.com/a"))
-	errs := parallel(func(i int) error {
+	const writers = 16
+	errs := conformance.Parallel(writers, func(i int) error {
 		_, err := h.UpdateHook(e.ctx, repo, stored.ID, func(current webhook.Hook) (webhook.Hook, error) {
 			current.Events = append(current.Events, fmt.Sprint("event-", i))
 			return current, nil
@@ -351,13 +316,9 @@ func updateHookConcurrent(e *env) {
 }
 
 func hookNotInScope(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, repo := e.hookScopes()
-	e.addOrgs("other-org")
-	otherRepo := webhook.Scope{RepositoryID: e.addRepo("other-org", "hello-world", false).ID}
+	otherRepo := webhook.Scope{RepositoryID: otherHelloWorld.ID}
 	orgHook := e.createHook(aHook(org, "https://hooks.example.com/org"))
 	repoHook := e.createHook(aHook(repo, "https://hooks.example.com/repo"))
 	gone := e.createHook(aHook(org, "https://hooks.example.com/gone"))
@@ -393,10 +354,7 @@ func hookNotInScope(e *env) {
 }
 
 func deleteHookDeletes(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, repo := e.hookScopes()
 	doomed := e.createHook(aHook(org, "https://hooks.example.com/doomed"))
 	kept := e.createHook(aHook(org, "https://hooks.example.com/kept"))
@@ -424,14 +382,7 @@ func deleteHookDeletes(e *env) {
 }
 
 func hooksForRepository(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
-	e.addOrgs("octo-org", "other-org")
-	octo := e.addRepo("octo-org", "hello-world", false)
-	octoOther := e.addRepo("octo-org", "other", true)
-	other := e.addRepo("other-org", "hello-world", false)
-	user := e.addRepo("octocat", "hello-world", false)
+	octo, other, user := helloWorld, otherHelloWorld, userHelloWorld
 	// Hooks created in turns, so that neither scope's come first, and the
 	// organization's under another spelling of its login.
 	orgA := e.createHook(aHook(webhook.Scope{Organization: "Octo-Org"}, "https://hooks.example.com/org-a"))
@@ -445,22 +396,19 @@ func hooksForRepository(e *env) {
 	e.wantHooksFor(octoOther, []webhook.Hook{orgA, sibling, orgB}, "another repository of octo-org")
 	e.wantHooksFor(other, []webhook.Hook{otherOrg, otherRepo}, "a repository of other-org")
 	e.wantHooksFor(user, []webhook.Hook{userRepo}, "a repository of a user")
-	e.wantHooksFor(e.addRepo("octo-org", "new", false), []webhook.Hook{orgA, orgB}, "a repository of octo-org without hooks")
+	e.wantHooksFor(octoNew, []webhook.Hook{orgA, orgB}, "a repository of octo-org without hooks")
 }
 
 func hooksForTransferred(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
-	e.addOrgs("octo-org", "other-org")
-	octo := e.addRepo("octo-org", "hello-world", false)
+	octo := helloWorld
 	orgHook := e.createHook(aHook(webhook.Scope{Organization: "octo-org"}, "https://hooks.example.com/octo-org"))
 	repoHook := e.createHook(aHook(webhook.Scope{RepositoryID: octo.ID}, "https://hooks.example.com/repo"))
 	otherHook := e.createHook(aHook(webhook.Scope{Organization: "other-org"}, "https://hooks.example.com/other-org"))
-	e.rename("octo-org", "hello-world", "renamed")
-	e.wantHooksFor(e.repo("octo-org", "renamed"), []webhook.Hook{orgHook, repoHook}, "after a rename")
-	e.transferRepo("octo-org", "renamed", "other-org")
-	e.wantHooksFor(e.repo("other-org", "renamed"), []webhook.Hook{repoHook, otherHook}, "after a transfer to other-org")
-	e.transferRepo("other-org", "renamed", "octocat")
-	e.wantHooksFor(e.repo("octocat", "renamed"), []webhook.Hook{repoHook}, "after a transfer to the user octocat")
+	renamed := octo
+	renamed.Name = "renamed"
+	e.wantHooksFor(renamed, []webhook.Hook{orgHook, repoHook}, "after a rename")
+	renamed.Owner = "other-org"
+	e.wantHooksFor(renamed, []webhook.Hook{repoHook, otherHook}, "after a transfer to other-org")
+	renamed.Owner, renamed.OwnedByOrganization = "octocat", false
+	e.wantHooksFor(renamed, []webhook.Hook{repoHook}, "after a transfer to the user octocat")
 }

@@ -1,13 +1,13 @@
-package storetest
+package webhooktest
 
 import (
 	"github.com/issuefields/issuefields/webhook"
 )
 
-// hookCopyCases check that a webhook.Store copies what it is given and what
+// copyCases check that a webhook.Store copies what it is given and what
 // it hands out, for a store that implements it; for another store each case
 // passes without a call.
-var hookCopyCases = []testCase{
+var copyCases = []testCase{
 	{"CreateHook, UpdateHook and AddDelivery copy the hooks and deliveries they are given", hookCopiesIn},
 	{"Hooks, HooksFor, CreateHook, UpdateHook, AddDelivery and Delivery hand out copies that the caller may change", hookCopiesOut},
 }
@@ -29,10 +29,7 @@ func changeDelivery(d webhook.Delivery) {
 }
 
 func hookCopiesIn(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, _ := e.hookScopes()
 	hook := aHook(org, "https://hooks.example.com/a")
 	created := e.createHook(hook)
@@ -63,17 +60,14 @@ func hookCopiesIn(e *env) {
 }
 
 func hookCopiesOut(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	org, repo := e.hookScopes()
 	created := e.createHook(aHook(org, "https://hooks.example.com/a"))
 	want := aHook(org, "https://hooks.example.com/a")
 	want.ID = created.ID
 	changeHook(created)
 	changeHook(e.hooksOf(org)[0])
-	changeHook(e.hooksFor(e.repo("octo-org", "hello-world"))[0])
+	changeHook(e.hooksFor(helloWorld)[0])
 	updated, err := h.UpdateHook(e.ctx, org, want.ID, func(current webhook.Hook) (webhook.Hook, error) { return current, nil })
 	if err != nil {
 		e.r.Fatalf("UpdateHook: %v", err)

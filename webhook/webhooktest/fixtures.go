@@ -1,4 +1,4 @@
-package storetest
+package webhooktest
 
 import (
 	"bytes"
@@ -9,7 +9,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
+)
+
+// The repositories of the suite, as the handler gives them to HooksFor. A
+// Store keeps hooks of any scope, and takes a repository as it is given, so
+// the suite makes them up.
+var (
+	helloWorld      = issuefields.Repository{ID: 1296269, Owner: "octo-org", Name: "hello-world", OwnedByOrganization: true}
+	octoOther       = issuefields.Repository{ID: 1296270, Owner: "octo-org", Name: "other", Private: true, OwnedByOrganization: true}
+	otherHelloWorld = issuefields.Repository{ID: 1296271, Owner: "other-org", Name: "hello-world", OwnedByOrganization: true}
+	userHelloWorld  = issuefields.Repository{ID: 1296272, Owner: "octocat", Name: "hello-world"}
+	octoNew         = issuefields.Repository{ID: 1296273, Owner: "octo-org", Name: "new", OwnedByOrganization: true}
 )
 
 // hookTime is when the hooks of the suite are created, in UTC to the second.

@@ -1,11 +1,24 @@
-package storetest
+// Package seed is how initial data gets into a store: the organizations,
+// fields, repositories and issues that the API reads but cannot create, and
+// the values that seed data gives them. A [Seeder] has the seed methods that
+// put them in; an [Emptier] drops everything, so that they put it in again.
+//
+// memstore.Store and pgstore.Store are both. The conformance suite
+// (storetest) fills each store it tests through the seed methods, and the
+// example server loads its data file through them and empties its store for
+// a reset. The handler never calls them. The package imports no test code,
+// so that a program that loads data links none.
+package seed
 
-import "github.com/issuefields/issuefields"
+import (
+	"context"
+
+	"github.com/issuefields/issuefields"
+)
 
 // Seeder puts organizations, fields, repositories, issues and values into a
-// store: the data that the API reads but cannot create. The suite calls its
-// methods to set up each case, and a program that starts a server may call
-// them to load initial data. The handler never calls them.
+// store. The conformance suite calls its methods to set up each case, and a
+// program that starts a server may call them to load initial data.
 //
 // Every method either applies completely or returns an error and changes
 // nothing. The methods take no context: they are meant for start-up and
@@ -25,8 +38,8 @@ import "github.com/issuefields/issuefields"
 // returns an error that wraps [issuefields.ErrNotFound]; one that is given an
 // issue that was deleted returns an error that wraps
 // [issuefields.ErrIssueDeleted], and one that was never added or was
-// transferred away, ErrNotFound. The suite checks these, and that a refused
-// call changes nothing.
+// transferred away, ErrNotFound. The conformance suite checks these, and that
+// a refused call changes nothing.
 //
 // Issue numbers are never reused: a number that a repository has used, for a
 // live, deleted or transferred issue, cannot be added again, so a version
@@ -107,4 +120,20 @@ type Seeder interface {
 	// valid, as the handler would have written it. It returns an error if
 	// there is no such live issue.
 	SetValues(owner, repo string, number int64, values []issuefields.Value) error
+}
+
+// Emptier is a store that drops everything it holds, so that its seed
+// methods fill it again, as a test suite's reset does.
+type Emptier interface {
+	// Empty drops everything the store holds, whoever put it there (the
+	// seed methods, the handler's writes and field changes), and what the
+	// store keeps beside the API's data, such as memstore's and pgstore's
+	// hooks and deliveries. Afterwards Snapshot finds no repository, and
+	// the seed methods fill the store as a new one: the names and issue
+	// numbers it held may be added again. A version is still never given
+	// twice: an issue seeded after Empty gets versions that no issue had
+	// before, so an ETag taken before Empty never matches after it. Each
+	// call that runs while Empty does sees the store before Empty or after
+	// it, never a part of each. An error means that Empty changed nothing.
+	Empty(ctx context.Context) error
 }

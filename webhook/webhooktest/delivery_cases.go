@@ -1,4 +1,4 @@
-package storetest
+package webhooktest
 
 import (
 	"errors"
@@ -24,7 +24,7 @@ var deliveryCases = []testCase{
 // addDelivery records d and returns it as recorded.
 func (e *env) addDelivery(d webhook.Delivery) webhook.Delivery {
 	e.r.Helper()
-	added, err := e.hookStore().AddDelivery(e.ctx, d)
+	added, err := e.s.AddDelivery(e.ctx, d)
 	if err != nil {
 		e.r.Fatalf("AddDelivery(%+v): %v", d, err)
 	}
@@ -34,7 +34,7 @@ func (e *env) addDelivery(d webhook.Delivery) webhook.Delivery {
 // deliveries returns the deliveries of hook hookID that q selects.
 func (e *env) deliveries(hookID int64, q webhook.DeliveryQuery) []webhook.Delivery {
 	e.r.Helper()
-	ds, err := e.hookStore().Deliveries(e.ctx, hookID, q)
+	ds, err := e.s.Deliveries(e.ctx, hookID, q)
 	if err != nil {
 		e.r.Fatalf("Deliveries(%d, %+v): %v", hookID, q, err)
 	}
@@ -61,7 +61,7 @@ func (e *env) wantDeliveries(hookID int64, q webhook.DeliveryQuery, want []webho
 // want, whole.
 func (e *env) wantDelivery(want webhook.Delivery, when string) {
 	e.r.Helper()
-	got, err := e.hookStore().Delivery(e.ctx, want.HookID, want.ID)
+	got, err := e.s.Delivery(e.ctx, want.HookID, want.ID)
 	if err != nil {
 		e.r.Fatalf("%s: Delivery(%d, %d): %v", when, want.HookID, want.ID, err)
 	}
@@ -79,10 +79,7 @@ func (e *env) twoHooks() (int64, int64) {
 }
 
 func deliveryIDsGrow(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	first, second := e.twoHooks()
 	var last int64
 	check := func(d webhook.Delivery) {
@@ -103,9 +100,6 @@ func deliveryIDsGrow(e *env) {
 }
 
 func deliveryWhole(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	first, second := e.twoHooks()
 	for _, c := range []struct {
 		what string
@@ -147,9 +141,6 @@ func deliveryWhole(e *env) {
 }
 
 func deliveriesKept(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	busy, quiet := e.twoHooks()
 	const more = 5
 	var added, quietAdded []webhook.Delivery
@@ -167,7 +158,7 @@ func deliveriesKept(e *env) {
 	e.wantDeliveries(busy, webhook.DeliveryQuery{Limit: webhook.KeptDeliveries + more}, newest,
 		"after KeptDeliveries+5 deliveries of one hook")
 	for _, d := range added[:more] {
-		if got, err := e.hookStore().Delivery(e.ctx, busy, d.ID); !errors.Is(err, issuefields.ErrNotFound) {
+		if got, err := e.s.Delivery(e.ctx, busy, d.ID); !errors.Is(err, issuefields.ErrNotFound) {
 			e.r.Errorf("Delivery(%d, %d), one of the oldest past KeptDeliveries = %+v, %v; want ErrNotFound", busy, d.ID, got, err)
 		}
 	}
@@ -177,10 +168,7 @@ func deliveriesKept(e *env) {
 }
 
 func deliveryOfDeletedHook(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	gone, kept := e.twoHooks()
 	keptDelivery := e.addDelivery(aDelivery(kept, 200))
 	if err := h.DeleteHook(e.ctx, webhook.Scope{Organization: "octo-org"}, gone); err != nil {
@@ -196,9 +184,6 @@ func deliveryOfDeletedHook(e *env) {
 }
 
 func deliveriesNewestFirst(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	hook, other := e.twoHooks()
 	var added []webhook.Delivery
 	for i := range 10 {
@@ -226,9 +211,6 @@ func deliveriesNewestFirst(e *env) {
 }
 
 func deliveriesByStatus(e *env) {
-	if e.hookStore() == nil {
-		return
-	}
 	hook, _ := e.twoHooks()
 	var success, failure []webhook.Delivery
 	for _, code := range []int{0, 100, 199, 200, 204, 299, 301, 399, 400, 404, 500, 503} {
@@ -248,10 +230,7 @@ func deliveriesByStatus(e *env) {
 }
 
 func deliveryNotFound(e *env) {
-	h := e.hookStore()
-	if h == nil {
-		return
-	}
+	h := e.s
 	first, second := e.twoHooks()
 	d := e.addDelivery(aDelivery(first, 200))
 	other := e.addDelivery(aDelivery(second, 200))
