@@ -173,6 +173,6 @@ func (c *Call) ETag(snap Snapshot) string {
 func (c *Call) RenderValues(snap Snapshot) json.RawMessage {
 	key := snap.Issue.Key()
 	sum := etagSumOf(key, snap.Issue.Version, c.h.fieldSums.of(snap.Fields))
-	body := c.h.lists.list(key, sum, snap.Fields, snap.Issue.Values).body
+	body := c.h.lists.list(&snap.Issue, sum, snap.Fields, snap.Issue.Values).body
 	return body[:len(body)-1] // without the newline that ends a body
 }

@@ -15,14 +15,12 @@ import (
 )
 
 // dataTypeRules is everything that depends on a field's data type: which
-// values a request may give, how a value is shown in a response and to
-// other code, and the prefix of its node_id. There is one value of it per
-// data type (rulesOf); validation (parseValue), the response encoder
-// (appendItem) and Field.Content read it, so a data type is changed, or
-// added, here alone.
+// values a request may give, and how a value is shown in a response and to
+// other code. There is one value of it per data type (rulesOf); validation
+// (parseValue), the response encoder (appendItem) and Field.Content read
+// it, so a data type is changed, or added, here, and its node_id's prefix
+// in package internal/ids.
 type dataTypeRules struct {
-	// nodeIDPrefix begins the node_id of a value of the data type.
-	nodeIDPrefix string
 	// hasOptions is true for the select types: a field has options, a value
 	// is a set of option IDs, and it is shown only while one of them is
 	// still an option of the field.
@@ -97,7 +95,6 @@ const maxTextLength = 1024
 
 // textRules: a string of 1 to maxTextLength characters.
 var textRules = dataTypeRules{
-	nodeIDPrefix: "IFT_",
 	parse: func(f *Field, raw []byte) (Value, string) {
 		v := Value{FieldID: f.ID}
 		if raw[0] != '"' {
@@ -120,7 +117,6 @@ var textRules = dataTypeRules{
 // numberRules: a JSON number that fits a float64, whose integer part is
 // within ±maxExactInteger.
 var numberRules = dataTypeRules{
-	nodeIDPrefix: "IFN_",
 	parse: func(f *Field, raw []byte) (Value, string) {
 		v := Value{FieldID: f.ID}
 		if kind := raw[0]; kind != '-' && (kind < '0' || kind > '9') {
@@ -213,7 +209,6 @@ func writesZero(raw []byte) bool {
 
 // dateRules: a calendar date written "YYYY-MM-DD".
 var dateRules = dataTypeRules{
-	nodeIDPrefix: "IFD_",
 	parse: func(f *Field, raw []byte) (Value, string) {
 		v := Value{FieldID: f.ID}
 		if raw[0] != '"' {
@@ -233,8 +228,7 @@ var dateRules = dataTypeRules{
 // singleSelectRules: the name of one option in a request; its ID as the
 // value and the option itself in a response.
 var singleSelectRules = dataTypeRules{
-	nodeIDPrefix: "IFSS_",
-	hasOptions:   true,
+	hasOptions: true,
 	parse: func(f *Field, raw []byte) (Value, string) {
 		v := Value{FieldID: f.ID}
 		if raw[0] != '"' {
@@ -259,10 +253,9 @@ var singleSelectRules = dataTypeRules{
 // (add only); the names joined by "," as the value and the options
 // themselves, in the field's order, in a response.
 var multiSelectRules = dataTypeRules{
-	nodeIDPrefix: "IFMS_",
-	hasOptions:   true,
-	takesArray:   true,
-	parse:        parseOptionNames,
+	hasOptions: true,
+	takesArray: true,
+	parse:      parseOptionNames,
 	appendValue: func(buf []byte, f *Field, v *Value) []byte {
 		buf = append(buf, '"')
 		first := true

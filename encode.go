@@ -1,10 +1,9 @@
 package issuefields
 
 import (
-	"encoding/base64"
-	"encoding/binary"
 	"strconv"
 
+	"github.com/issuefields/issuefields/internal/ids"
 	"github.com/issuefields/issuefields/internal/jsonappend"
 )
 
@@ -34,15 +33,15 @@ func renderables(dst []renderable, fields []Field, values []Value) []renderable 
 	return dst
 }
 
-// appendItem appends the JSON object of value v of field f on issue: one item
-// of a list.
-func appendItem(buf []byte, issue IssueKey, f *Field, v *Value) []byte {
+// appendItem appends the JSON object of value v of field f on the issue
+// whose ID is issueID: one item of a list.
+func appendItem(buf []byte, issueID int64, f *Field, v *Value) []byte {
 	buf = append(buf, `{"issue_field_id":`...)
 	buf = strconv.AppendInt(buf, f.ID, 10)
 	buf = append(buf, `,"issue_field_name":`...)
 	buf = jsonappend.String(buf, f.Name)
 	buf = append(buf, `,"node_id":"`...)
-	buf = appendNodeID(buf, issue, f)
+	buf = ids.AppendValue(buf, string(f.DataType), issueID, f.ID)
 	buf = append(buf, `","data_type":`...)
 	buf = jsonappend.String(buf, string(f.DataType))
 	buf = append(buf, `,"value":`...)
@@ -59,25 +58,4 @@ func appendOption(buf []byte, o *FieldOption) []byte {
 	buf = append(buf, `,"color":`...)
 	buf = jsonappend.String(buf, o.Color)
 	return append(buf, '}')
-}
-
-// appendNodeID appends the node_id of field's value on issue: a prefix by
-// data type and the base64url encoding of the repository's stable ID, the
-// issue number and the field ID, so that it survives renames and transfers
-// of the repository and is the same in every response.
-func appendNodeID(buf []byte, issue IssueKey, field *Field) []byte {
-	var raw [3 * binary.MaxVarintLen64]byte
-	b := binary.AppendUvarint(raw[:0], uint64(issue.RepositoryID))
-	b = binary.AppendUvarint(b, uint64(issue.Number))
-	b = binary.AppendUvarint(b, uint64(field.ID))
-	buf = append(buf, rulesOf(field.DataType).nodeIDPrefix...)
-	return base64.RawURLEncoding.AppendEncode(buf, b)
-}
-
-// fieldNodeID returns the node_id of field id: "IF_" and the base64url
-// encoding of the ID. It is opaque, URL-safe and the same wherever the field
-// appears.
-func fieldNodeID(id int64) string {
-	var raw [binary.MaxVarintLen64]byte
-	return "IF_" + base64.RawURLEncoding.EncodeToString(binary.AppendUvarint(raw[:0], uint64(id)))
 }

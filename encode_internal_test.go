@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/issuefields/issuefields/internal/ids"
 	"github.com/issuefields/issuefields/internal/jsonappend"
 )
 
@@ -48,11 +49,12 @@ type responseOption struct {
 	Color string `json:"color"`
 }
 
-// referenceItem returns the item of value v of field f on issue as the
-// contract (§2) describes it, or nil when the field shows no option of v.
-func referenceItem(issue IssueKey, f *Field, v *Value) *responseItem {
+// referenceItem returns the item of value v of field f on the issue whose
+// ID is issueID as the contract (§2) describes it, or nil when the field
+// shows no option of v.
+func referenceItem(issueID int64, f *Field, v *Value) *responseItem {
 	item := &responseItem{IssueFieldID: f.ID, IssueFieldName: f.Name,
-		NodeID: string(appendNodeID(nil, issue, f)), DataType: f.DataType}
+		NodeID: ids.Value(string(f.DataType), issueID, f.ID), DataType: f.DataType}
 	var names []string
 	for _, o := range f.Options {
 		if slices.Contains(v.OptionIDs, o.ID) {
@@ -85,7 +87,7 @@ func referenceItem(issue IssueKey, f *Field, v *Value) *responseItem {
 // TestAppendItemMatchesEncodingJSON checks the hand-written encoding against
 // encoding/json's encoding of the reference item, for every data type.
 func TestAppendItemMatchesEncodingJSON(t *testing.T) {
-	issue := IssueKey{RepositoryID: 1296269, Number: 1347}
+	issue := int64(1347)
 	options := []FieldOption{{ID: 1, Name: "High", Color: "red"}, {ID: 2, Name: `Lo"w`, Color: "gr\neen"}, {ID: 1 << 62, Name: "Mid,dle", Color: ""}}
 	type tc struct {
 		field Field
@@ -124,7 +126,7 @@ func TestAppendItemMatchesEncodingJSON(t *testing.T) {
 // TestRenderListMatchesEncodingJSON checks a whole list, empty included, and
 // every page of it.
 func TestRenderListMatchesEncodingJSON(t *testing.T) {
-	issue := IssueKey{RepositoryID: 7, Number: 3}
+	issue := int64(3)
 	fields := []Field{
 		{ID: 1, Name: "Notes", DataType: DataTypeText},
 		{ID: 2, Name: "Gone", DataType: DataTypeSingleSelect, Options: []FieldOption{{ID: 5, Name: "A"}}},
@@ -182,7 +184,7 @@ func FuzzAppendFloat(f *testing.F) {
 // BenchmarkEncodeList compares the hand-written encoding of a list of one
 // value of each data type with encoding/json's encoding of the same items.
 func BenchmarkEncodeList(b *testing.B) {
-	issue := IssueKey{RepositoryID: 1296269, Number: 1347}
+	issue := int64(1347)
 	options := []FieldOption{{ID: 1, Name: "Frontend", Color: "blue"}, {ID: 2, Name: "Backend", Color: "green"}}
 	fields := []Field{
 		{ID: 1, Name: "Notes", DataType: DataTypeText},

@@ -96,5 +96,5 @@ func ExampleHandler_ServeHTTP() {
 	fmt.Println(rec.Body.String())
 	// Output:
 	// 200
-	// [{"issue_field_id":1,"issue_field_name":"Priority","node_id":"IFSS_AQEB","data_type":"single_select","value":11,"single_select_option":{"id":11,"name":"High","color":"red"}}]
+	// [{"issue_field_id":1,"issue_field_name":"Priority","node_id":"IFSS_AAEB","data_type":"single_select","value":11,"single_select_option":{"id":11,"name":"High","color":"red"}}]
 }

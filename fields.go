@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields/internal/fieldname"
+	"github.com/issuefields/issuefields/internal/ids"
 )
 
 // The field management routes: list, create, update and delete the issue
@@ -29,7 +30,7 @@ func (h *Handler) listFields(c *call) error {
 	}
 	out := make([]issueField, len(fields))
 	for i := range fields {
-		out[i] = issueFieldOf(&fields[i])
+		out[i] = issueFieldOf(org, &fields[i])
 	}
 	slices.SortFunc(out, func(a, b issueField) int { return cmp.Compare(a.ID, b.ID) })
 	return h.writeJSON(c.w, http.StatusOK, out)
@@ -62,7 +63,7 @@ func (h *Handler) createField(c *call) error {
 	if err != nil {
 		return err
 	}
-	return h.writeJSON(c.w, http.StatusOK, issueFieldOf(&fields[len(fields)-1]))
+	return h.writeJSON(c.w, http.StatusOK, issueFieldOf(org, &fields[len(fields)-1]))
 }
 
 // updateField serves PATCH /orgs/{org}/issue-fields/{issue_field_id}: the
@@ -102,7 +103,7 @@ func (h *Handler) updateField(c *call) error {
 	if err != nil {
 		return err
 	}
-	return h.writeJSON(c.w, http.StatusOK, issueFieldOf(fieldByID(fields, id)))
+	return h.writeJSON(c.w, http.StatusOK, issueFieldOf(org, fieldByID(fields, id)))
 }
 
 // nameTaken returns the 422 for f when another field of current has its
@@ -418,11 +419,12 @@ type issueFieldOption struct {
 	Priority    int     `json:"priority"`
 }
 
-// issueFieldOf returns f as the field management routes answer it.
-func issueFieldOf(f *Field) issueField {
+// issueFieldOf returns f, a field of the organization org, as the field
+// management routes answer it.
+func issueFieldOf(org string, f *Field) issueField {
 	out := issueField{
 		ID:          f.ID,
-		NodeID:      fieldNodeID(f.ID),
+		NodeID:      ids.Field(org, f.ID),
 		Name:        f.Name,
 		Description: optionalString(f.Description),
 		DataType:    f.DataType,

@@ -19,10 +19,10 @@ type renderedList struct {
 	ends []int
 }
 
-// renderList renders the values of issue with fields; sum is the hash of
-// their entity tag: the etagSumOf their issue, their version and the
-// fieldsSum of their fields.
-func renderList(issue IssueKey, fields []Field, values []Value, sum uint64) *renderedList {
+// renderList renders the values of the issue whose ID is issueID with
+// fields; sum is the hash of their entity tag: the etagSumOf their issue,
+// their version and the fieldsSum of their fields.
+func renderList(issueID int64, fields []Field, values []Value, sum uint64) *renderedList {
 	var stack [32]renderable
 	items := renderables(stack[:0], fields, values)
 	l := &renderedList{sum: sum, etag: formatETag(sum), ends: make([]int, len(items))}
@@ -32,7 +32,7 @@ func renderList(issue IssueKey, fields []Field, values []Value, sum uint64) *ren
 		if i > 0 {
 			body = append(body, ',')
 		}
-		body = appendItem(body, issue, it.field, it.value)
+		body = appendItem(body, issueID, it.field, it.value)
 		l.ends[i] = len(body)
 	}
 	l.body = append(body, "]\n"...)
@@ -117,14 +117,15 @@ func (c *listCache) put(issue IssueKey, l *renderedList) {
 	c.lists[issue] = l
 }
 
-// list returns the list of issue rendered from values and fields, whose
-// ETag's hash is sum, from the cache when it has it, and otherwise renders and
-// keeps it.
-func (c *listCache) list(issue IssueKey, sum uint64, fields []Field, values []Value) *renderedList {
-	if l := c.get(issue, sum); l != nil {
+// list returns the list of issue rendered from its values and fields,
+// whose ETag's hash is sum, from the cache when it has it, and otherwise
+// renders and keeps it.
+func (c *listCache) list(issue *Issue, sum uint64, fields []Field, values []Value) *renderedList {
+	key := issue.Key()
+	if l := c.get(key, sum); l != nil {
 		return l
 	}
-	l := renderList(issue, fields, values, sum)
-	c.put(issue, l)
+	l := renderList(issue.ID, fields, values, sum)
+	c.put(key, l)
 	return l
 }

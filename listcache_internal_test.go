@@ -13,24 +13,29 @@ var cachedFieldsFixture = []Field{{ID: 1, Name: "Notes", DataType: DataTypeText}
 // else: another version, a renamed field, another issue.
 func TestListCacheAnswersOnlyTheSameETag(t *testing.T) {
 	c := newListCache(listCacheBytes)
-	issue := IssueKey{RepositoryID: 1, Number: 1}
+	issue := &Issue{Repository: Repository{ID: 1}, Number: 1, ID: 1}
 	values := []Value{{FieldID: 1, Text: "first"}}
 	fields := cachedFieldsFixture
-	kept := c.list(issue, etagSumOf(issue, "1", fieldsSum(fields)), fields, values)
+	kept := c.list(issue, etagSumOf(issue.Key(), "1", fieldsSum(fields)), fields, values)
 	copied := append([]Field(nil), fields...)
-	if got := c.list(issue, etagSumOf(issue, "1", fieldsSum(copied)), copied, values); got != kept {
+	if got := c.list(issue, etagSumOf(issue.Key(), "1", fieldsSum(copied)), copied, values); got != kept {
 		t.Errorf("the same version and a copy of the same fields rendered the list again")
 	}
 	renamed := []Field{{ID: 1, Name: "Renamed", DataType: DataTypeText}}
 	for name, call := range map[string]func() *renderedList{
-		"another version": func() *renderedList { return c.list(issue, etagSumOf(issue, "2", fieldsSum(fields)), fields, values) },
-		"a renamed field": func() *renderedList { return c.list(issue, etagSumOf(issue, "1", fieldsSum(renamed)), renamed, values) },
-		"another issue": func() *renderedList {
-			return c.list(IssueKey{RepositoryID: 1, Number: 2}, etagSumOf(IssueKey{RepositoryID: 1, Number: 2}, "1", fieldsSum(fields)), fields, values)
+		"another version": func() *renderedList {
+			return c.list(issue, etagSumOf(issue.Key(), "2", fieldsSum(fields)), fields, values)
 		},
-		"no fields": func() *renderedList { return c.list(issue, etagSumOf(issue, "1", fieldsSum(nil)), nil, values) },
+		"a renamed field": func() *renderedList {
+			return c.list(issue, etagSumOf(issue.Key(), "1", fieldsSum(renamed)), renamed, values)
+		},
+		"another issue": func() *renderedList {
+			other := &Issue{Repository: Repository{ID: 1}, Number: 2, ID: 2}
+			return c.list(other, etagSumOf(other.Key(), "1", fieldsSum(fields)), fields, values)
+		},
+		"no fields": func() *renderedList { return c.list(issue, etagSumOf(issue.Key(), "1", fieldsSum(nil)), nil, values) },
 	} {
-		c.put(issue, kept)
+		c.put(issue.Key(), kept)
 		if got := call(); got == kept {
 			t.Errorf("%s: got the kept list", name)
 		}
@@ -47,12 +52,12 @@ func TestListCacheStaysWithinItsBudget(t *testing.T) {
 	c := newListCache(budget)
 	tag := etagSumOf(IssueKey{}, "1", fieldsSum(cachedFieldsFixture))
 	for n := int64(1); n <= 5000; n++ {
-		issue := IssueKey{RepositoryID: 1, Number: n}
+		issue := &Issue{Repository: Repository{ID: 1}, Number: n, ID: n}
 		l := c.list(issue, tag, cachedFieldsFixture, values)
 		if c.used > budget {
 			t.Fatalf("after %d lists the cache holds %d bytes, more than its budget of %d", n, c.used, budget)
 		}
-		if c.get(issue, tag) != l {
+		if c.get(issue.Key(), tag) != l {
 			t.Fatalf("list %d was not kept", n)
 		}
 	}
@@ -62,9 +67,9 @@ func TestListCacheStaysWithinItsBudget(t *testing.T) {
 
 	c = newListCache(budget)
 	big := []Value{{FieldID: 1, Text: fmt.Sprintf("%0*d", budget/16, 0)}}
-	issue := IssueKey{RepositoryID: 2, Number: 1}
+	issue := &Issue{Repository: Repository{ID: 2}, Number: 1, ID: 1}
 	c.list(issue, tag, cachedFieldsFixture, big)
-	if c.get(issue, tag) != nil {
+	if c.get(issue.Key(), tag) != nil {
 		t.Errorf("a list of more than a sixteenth of the budget was kept")
 	}
 

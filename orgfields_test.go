@@ -2,8 +2,6 @@ package issuefields_test
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/ids"
 	"github.com/issuefields/issuefields/memstore"
 )
 
@@ -80,10 +79,11 @@ type issueFieldJSON struct {
 	UpdatedAt *string `json:"updated_at"`
 }
 
-// fieldNodeID is the node_id of the field id: IF_ and the base64url encoding
-// of the ID as a varint.
-func fieldNodeID(id int64) string {
-	return "IF_" + base64.RawURLEncoding.EncodeToString(binary.AppendUvarint(nil, uint64(id)))
+// namesField reports whether nodeID decodes to the field id of octo-org,
+// the fixture's organization, as GraphQL's node(id:) decodes it.
+func namesField(nodeID string, id int64) bool {
+	got, err := ids.Decode(nodeID)
+	return err == nil && got == ids.ID{Kind: ids.KindField, Login: "octo-org", Field: id}
 }
 
 // simpleErrors is a 422 of the field management routes as a client decodes
@@ -114,7 +114,7 @@ func TestListFields(t *testing.T) {
 	}
 	for i, f := range got {
 		want := fixtureFields[i] // the fixture's fields are in ID order
-		if f.ID != want.ID || f.Name != want.Name || f.DataType != want.DataType || f.NodeID != fieldNodeID(want.ID) ||
+		if f.ID != want.ID || f.Name != want.Name || f.DataType != want.DataType || !namesField(f.NodeID, want.ID) ||
 			f.Visibility != issuefields.VisibleToMembers || f.Description != nil || f.CreatedAt != nil {
 			t.Errorf("field %d listed as %+v, want %+v with the default visibility, no description and no times", i, f, want)
 		}

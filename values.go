@@ -42,7 +42,7 @@ func (h *Handler) listValues(c *call) error {
 		return nil
 	}
 	if list == nil {
-		list = renderList(key, snap.Fields, snap.Issue.Values, sum)
+		list = renderList(snap.Issue.ID, snap.Fields, snap.Issue.Values, sum)
 		h.lists.put(key, list)
 	}
 	p := pageOf(c.r.URL.RawQuery, list.count())
@@ -69,8 +69,7 @@ func (h *Handler) writeValues(c *call, w *write) error {
 	if err := h.commit(c, w); err != nil {
 		return err
 	}
-	key := w.snap.Issue.Key()
-	list := h.lists.list(key, etagSumOf(key, w.stored.Version, w.fieldsSum), w.snap.Fields, w.after)
+	list := h.lists.list(&w.stored, etagSumOf(w.stored.Key(), w.stored.Version, w.fieldsSum), w.snap.Fields, w.after)
 	c.w.setHeader("Etag", list.etag)
 	writeBody(c.w, http.StatusOK, list.body)
 	return nil
