@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/ids"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -85,7 +86,9 @@ func TestFieldValueBodies(t *testing.T) {
 		t.Run(string(tt.field.DataType), func(t *testing.T) {
 			before, after := tt.before, tt.after
 			before.FieldID, after.FieldID = tt.field.ID, tt.field.ID
+			var repo issuefields.Repository
 			bodies := bodiesOf(t, webhook.Options{}, func(w *world) []issuefields.Event {
+				repo = w.helloWorld
 				return []issuefields.Event{
 					newEvent(w.helloWorld, 7, octocat, issuefields.FieldChange{Field: tt.field, After: &before}),
 					newEvent(w.helloWorld, 7, octocat, issuefields.FieldChange{Field: tt.field, Before: &before, After: &after}),
@@ -127,26 +130,35 @@ func TestFieldValueBodies(t *testing.T) {
 					}
 				}
 			}
-			// The value's id names the value of this field on this issue:
-			// the same before and after a change, and when it is removed.
+			// The value's id and node_id name the value of this field on
+			// this issue: the same before and after a change, and when it
+			// is removed; the node_id decodes to the issue and the field.
 			id := member(added, "issue_field_value", "id")
 			if f, ok := id.(float64); !ok || f <= 0 {
 				t.Fatalf("issue_field_value.id %v, want a positive integer", id)
 			}
-			for name, got := range map[string]any{
-				"the changed value":                     member(changed, "issue_field_value", "id"),
-				"changes.issue_field_value.from":        member(changed, "changes", "issue_field_value", "from", "id"),
-				"the removed value (issue_field_value)": member(removed, "issue_field_value", "id"),
-			} {
-				if got != id {
-					t.Errorf("the id of %s is %v, want %v, the id of the first value", name, got, id)
+			nodeID, _ := member(added, "issue_field_value", "node_id").(string)
+			want := ids.ID{Kind: ids.KindValue, Issue: issueID(repo, 7), Field: tt.field.ID, DataType: string(tt.field.DataType)}
+			if got, err := ids.Decode(nodeID); err != nil || got != want {
+				t.Errorf("issue_field_value.node_id %q decodes to %+v, %v; want %+v", nodeID, got, err, want)
+			}
+			for _, key := range []string{"id", "node_id"} {
+				first := member(added, "issue_field_value", key)
+				for name, got := range map[string]any{
+					"the changed value":                     member(changed, "issue_field_value", key),
+					"changes.issue_field_value.from":        member(changed, "changes", "issue_field_value", "from", key),
+					"the removed value (issue_field_value)": member(removed, "issue_field_value", key),
+				} {
+					if got != first {
+						t.Errorf("the %s of %s is %v, want %v, that of the first value", key, name, got, first)
+					}
 				}
 			}
 		})
 	}
 }
 
-// withoutID returns the value v, an object, without its id.
+// withoutID returns the value v, an object, without its id and node_id.
 func withoutID(v any) any {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -154,7 +166,7 @@ func withoutID(v any) any {
 	}
 	out := make(map[string]any, len(m))
 	for k, x := range m {
-		if k != "id" {
+		if k != "id" && k != "node_id" {
 			out[k] = x
 		}
 	}
@@ -246,17 +258,18 @@ func TestBodyDefaults(t *testing.T) {
 	}
 }
 
-// TestBodyDirectoryDetails checks that a delivery shows what the Directory
-// knows of the issue, the repository and the accounts.
-func TestBodyDirectoryDetails(t *testing.T) {
+// TestBodyRecordAndDirectoryDetails checks that a delivery shows what the
+// issue's record holds, and what the Directory knows of the repository and
+// the accounts.
+func TestBodyRecordAndDirectoryDetails(t *testing.T) {
 	opened := time.Date(2025, 12, 1, 9, 0, 0, 0, time.UTC)
 	closed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	records := map[int64]issuefields.Issue{
+		1: {Title: "Ship the webhooks", Body: "As GitHub sends them.", Author: "hubot", CreatedAt: opened},
+		2: {Title: "Old bug", State: "closed", CreatedAt: opened, ClosedAt: closed},
+		3: {State: "closed"},
+	}
 	dir := &directory{
-		issues: map[int64]webhook.IssueDetails{
-			1: {Title: "Ship the webhooks", Body: "As GitHub sends them.", Author: "hubot", CreatedAt: opened},
-			2: {Title: "Old bug", State: "closed", CreatedAt: opened, ClosedAt: closed},
-			3: {State: "closed"},
-		},
 		repo: webhook.RepositoryDetails{Description: "The first repository", DefaultBranch: "trunk", CreatedAt: opened},
 		accounts: map[string]webhook.AccountDetails{
 			"hubot":    {ID: 4242, Name: "Hubot"},
@@ -304,7 +317,11 @@ func TestBodyDirectoryDetails(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("issue #%d", tt.number), func(t *testing.T) {
 			bodies := bodiesOf(t, webhook.Options{Directory: dir}, func(w *world) []issuefields.Event {
-				return []issuefields.Event{newEvent(w.helloWorld, tt.number, octocat, setNotes("needs triage"))}
+				e := newEvent(w.helloWorld, tt.number, octocat, setNotes("needs triage"))
+				record := records[tt.number]
+				record.Repository, record.Number, record.ID = e.Issue.Repository, e.Issue.Number, e.Issue.ID
+				e.Issue = record
+				return []issuefields.Event{e}
 			})
 			if len(bodies) != 1 {
 				t.Fatalf("got %d deliveries, want 1", len(bodies))

@@ -265,11 +265,15 @@ var eventTime = time.Date(2026, 3, 10, 12, 30, 45, 0, time.UTC)
 var octocat = &issuefields.Principal{Login: "octocat", Kind: issuefields.FineGrainedPersonalAccessToken}
 
 // newEvent returns the event of a write by actor that made changes to issue
-// number of repo.
+// number of repo, whose ID is issueID(repo, number), and whose record says
+// nothing else.
 func newEvent(repo issuefields.Repository, number int64, actor *issuefields.Principal, changes ...issuefields.FieldChange) issuefields.Event {
 	return issuefields.Event{ID: "event-" + repo.Name, Action: issuefields.ActionSet, Time: eventTime,
-		Issue: issuefields.Issue{Repository: repo, Number: number}, Actor: actor, Changes: changes}
+		Issue: issuefields.Issue{Repository: repo, Number: number, ID: issueID(repo, number)}, Actor: actor, Changes: changes}
 }
+
+// issueID is the ID of the test events' issue number of repo.
+func issueID(repo issuefields.Repository, number int64) int64 { return repo.ID*1000 + number }
 
 // The fields of the test events, one of each data type.
 var (
@@ -376,13 +380,21 @@ type absentMember struct{}
 var absent absentMember
 
 // checkMembers checks the members of body that want names by their dotted
-// paths.
+// paths, in which a number is an index of an array.
 func checkMembers(t *testing.T, body map[string]any, want map[string]any) {
 	t.Helper()
 	for path, w := range want {
 		var got any = body
 		found := true
 		for _, k := range strings.Split(path, ".") {
+			if a, ok := got.([]any); ok {
+				i, err := strconv.Atoi(k)
+				if found = err == nil && i >= 0 && i < len(a); !found {
+					break
+				}
+				got = a[i]
+				continue
+			}
 			m, ok := got.(map[string]any)
 			if !ok {
 				found = false
@@ -407,13 +419,8 @@ func checkMembers(t *testing.T, body map[string]any, want map[string]any) {
 
 // directory is a Directory of fixed answers.
 type directory struct {
-	issues   map[int64]webhook.IssueDetails
 	repo     webhook.RepositoryDetails
 	accounts map[string]webhook.AccountDetails
-}
-
-func (d *directory) Issue(_ issuefields.Repository, number int64) webhook.IssueDetails {
-	return d.issues[number]
 }
 
 func (d *directory) Repository(issuefields.Repository) webhook.RepositoryDetails { return d.repo }

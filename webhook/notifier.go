@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -134,7 +133,7 @@ type Stats struct {
 // delivered. It is safe for concurrent use.
 type Notifier struct {
 	store     Store
-	bodies    bodies
+	objects   Objects
 	client    *http.Client
 	insecure  *http.Client // for hooks with insecure_ssl "1"
 	timeout   time.Duration
@@ -215,12 +214,8 @@ func New(opts Options) (*Notifier, error) {
 	opts.setDefaults()
 	ctx, abandon := context.WithCancel(context.Background())
 	n := &Notifier{
-		store: opts.Store,
-		bodies: bodies{
-			api: strings.TrimSuffix(opts.BaseURL, "/"),
-			web: strings.TrimSuffix(opts.WebURL, "/"),
-			dir: opts.Directory,
-		},
+		store:     opts.Store,
+		objects:   Objects{BaseURL: opts.BaseURL, WebURL: opts.WebURL, Directory: opts.Directory},
 		client:    opts.Client,
 		insecure:  insecureClient(opts.Client),
 		timeout:   opts.Timeout,
@@ -343,7 +338,7 @@ func (n *Notifier) Notify(ctx context.Context, e issuefields.Event) error {
 // Ping queues a ping delivery to hook, whose repository is repo (nil for an
 // organization's hook), on behalf of sender.
 func (n *Notifier) Ping(hook Hook, repo *issuefields.Repository, sender string) error {
-	body, err := json.Marshal(n.bodies.ping(&hook, repo, sender))
+	body, err := json.Marshal(n.objects.ping(&hook, repo, sender))
 	if err != nil {
 		return err
 	}
@@ -504,7 +499,7 @@ func (n *Notifier) deliverEvent(e *issuefields.Event, at stamp) {
 	}
 	var installation int64
 	for i := range e.Changes {
-		body := n.bodies.fieldEvent(e, &e.Changes[i])
+		body := n.objects.fieldEvent(e, &e.Changes[i])
 		payload, err := json.Marshal(body)
 		if err != nil {
 			n.failed.Add(1)

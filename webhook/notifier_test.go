@@ -301,9 +301,10 @@ func TestRecordedBodiesAreCut(t *testing.T) {
 			w := newWorld(t)
 			rc := newReceiver(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, tt.answer) })
 			h := w.addHook(t, orgScope("octo-org"), rc.URL)
-			dir := &directory{issues: map[int64]webhook.IssueDetails{1: {Body: tt.issueBody}}}
-			n := newNotifier(t, webhook.Options{Store: w.hooks, Directory: dir})
-			notify(t, n, newEvent(w.helloWorld, 1, octocat, setNotes("needs triage")))
+			n := newNotifier(t, webhook.Options{Store: w.hooks})
+			e := newEvent(w.helloWorld, 1, octocat, setNotes("needs triage"))
+			e.Issue.Body = tt.issueBody
+			notify(t, n, e)
 			d := w.hooks.waitRecorded(t, 1)[0]
 			d, err := w.hooks.Delivery(context.Background(), h.ID, d.ID)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/ids"
 )
 
 // EventName is the event of the deliveries of writes: GitHub's issues event,
@@ -35,7 +36,7 @@ const (
 type issuesEvent struct {
 	Action          string         `json:"action"`
 	Changes         *changes       `json:"changes,omitempty"`
-	Issue           issue          `json:"issue"`
+	Issue           IssueObject    `json:"issue"`
 	IssueField      issueField     `json:"issue_field"`
 	IssueFieldValue *fieldValue    `json:"issue_field_value,omitempty"`
 	Repository      repository     `json:"repository"`
@@ -58,10 +59,12 @@ type issueField struct {
 	FieldType issuefields.DataType `json:"field_type"`
 }
 
-// fieldValue is a value of a delivery: an id of the value itself, then by
-// data type value; value_id and option; or value_ids and options.
+// fieldValue is a value of a delivery: an id of the value itself and its
+// node_id (that of the values list's item), then by data type value;
+// value_id and option; or value_ids and options.
 type fieldValue struct {
 	ID       int64    `json:"id"`
+	NodeID   string   `json:"node_id"`
 	Value    any      `json:"value,omitempty"`
 	ValueID  int64    `json:"value_id,omitempty"`
 	Option   *option  `json:"option,omitempty"`
@@ -75,35 +78,6 @@ type option struct {
 	Name        string  `json:"name"`
 	Color       string  `json:"color"`
 	Description *string `json:"description"`
-}
-
-// issue is GitHub's webhooks_issue.
-type issue struct {
-	URL               string     `json:"url"`
-	RepositoryURL     string     `json:"repository_url"`
-	LabelsURL         string     `json:"labels_url"`
-	CommentsURL       string     `json:"comments_url"`
-	EventsURL         string     `json:"events_url"`
-	HTMLURL           string     `json:"html_url"`
-	TimelineURL       string     `json:"timeline_url"`
-	ID                int64      `json:"id"`
-	NodeID            string     `json:"node_id"`
-	Number            int64      `json:"number"`
-	Title             string     `json:"title"`
-	User              simpleUser `json:"user"`
-	Labels            []struct{} `json:"labels"`
-	State             string     `json:"state"`
-	Locked            bool       `json:"locked"`
-	Assignees         []struct{} `json:"assignees"`
-	Milestone         *struct{}  `json:"milestone"`
-	Comments          int        `json:"comments"`
-	CreatedAt         time.Time  `json:"created_at"`
-	UpdatedAt         time.Time  `json:"updated_at"`
-	ClosedAt          *time.Time `json:"closed_at"`
-	AuthorAssociation string     `json:"author_association"`
-	ActiveLockReason  *string    `json:"active_lock_reason"`
-	Body              *string    `json:"body"`
-	Reactions         reactions  `json:"reactions"`
 }
 
 // reactions is an issue's reaction rollup; nobody reacts here.
@@ -245,31 +219,24 @@ type repository struct {
 	DefaultBranch    string     `json:"default_branch"`
 }
 
-// bodies makes the objects of delivery bodies, with API URLs under api and
-// web URLs (html_url) under web.
-type bodies struct {
-	api, web string
-	dir      Directory
-}
-
 // fieldEvent returns the body of the delivery of change c of event e, at
 // when: field_added with the value (and the value before, if any), or
 // field_removed with the value removed.
-func (b *bodies) fieldEvent(e *issuefields.Event, c *issuefields.FieldChange) issuesEvent {
+func (o Objects) fieldEvent(e *issuefields.Event, c *issuefields.FieldChange) issuesEvent {
 	repo := e.Issue.Repository
 	body := issuesEvent{
-		Issue:      b.issue(repo, e.Issue.Number, e.Time),
+		Issue:      o.Issue(eventSnapshot(e), nil),
 		IssueField: issueField{ID: c.Field.ID, Name: c.Field.Name, FieldType: c.Field.DataType},
-		Repository: b.repository(repo),
-		Sender:     b.user(e.Actor.Login, ""),
+		Repository: o.repository(repo),
+		Sender:     o.user(e.Actor.Login, ""),
 	}
 	if repo.OwnedByOrganization {
-		org := b.organization(repo.Owner)
+		org := o.organization(repo.Owner)
 		body.Organization = &org
 	}
 	if e.Actor.Kind == issuefields.AppInstallationToken {
-		id := cmp.Or(b.dir.Account(e.Actor.Login).InstallationID, stableID("installation", e.Actor.Login))
-		body.Installation = &simpleInstall{ID: id, NodeID: nodeID("IN", id)}
+		id := cmp.Or(o.dir().Account(e.Actor.Login).InstallationID, ids.InstallationID(e.Actor.Login))
+		body.Installation = &simpleInstall{ID: id, NodeID: ids.Account(ids.KindInstallation, e.Actor.Login)}
 	}
 	switch {
 	case c.After == nil:
@@ -286,9 +253,22 @@ func (b *bodies) fieldEvent(e *issuefields.Event, c *issuefields.FieldChange) is
 	return body
 }
 
-// valueOf returns v, a value of field f on issue, as a delivery shows it.
+// eventSnapshot returns the issue of e as a Snapshot shows it, for
+// Objects.Issue: as the write left it, last updated at the change when the
+// record does not say.
+func eventSnapshot(e *issuefields.Event) issuefields.Snapshot {
+	snap := issuefields.Snapshot{Repository: e.Issue.Repository, Issue: e.Issue}
+	if snap.Issue.UpdatedAt.IsZero() {
+		snap.Issue.UpdatedAt = e.Time.UTC().Truncate(time.Second)
+	}
+	return snap
+}
+
+// valueOf returns v, a value of field f on issue, as a delivery shows it:
+// its integer id and its node_id are those of package ids, the node_id the
+// values list's.
 func valueOf(issue issuefields.Issue, f *issuefields.Field, v *issuefields.Value) *fieldValue {
-	out := &fieldValue{ID: valueID(issue, f.ID)}
+	out := &fieldValue{ID: ids.ValueID(issue.ID, f.ID), NodeID: ids.Value(string(f.DataType), issue.ID, f.ID)}
 	value, options := f.Content(*v)
 	out.Value = value
 	for _, o := range options {
@@ -302,63 +282,11 @@ func valueOf(issue issuefields.Issue, f *issuefields.Field, v *issuefields.Value
 	return out
 }
 
-// valueID returns the id of the value of field on issue: the same for one
-// issue and field, across restarts and servers.
-func valueID(issue issuefields.Issue, field int64) int64 {
-	return stableID("value", issue.Repository.ID, issue.Number, field)
-}
-
-// issue returns issue number of repo as a delivery shows it at when.
-func (b *bodies) issue(repo issuefields.Repository, number int64, when time.Time) issue {
-	d := b.dir.Issue(repo, number)
-	api := b.api + repoPath(repo) + "/issues/" + strconv.FormatInt(number, 10)
-	id := stableID("issue", repo.ID, number)
-	is := issue{
-		URL:               api,
-		RepositoryURL:     b.api + repoPath(repo),
-		LabelsURL:         api + "/labels{/name}",
-		CommentsURL:       api + "/comments",
-		EventsURL:         api + "/events",
-		HTMLURL:           b.web + webPath(repo) + "/issues/" + strconv.FormatInt(number, 10),
-		TimelineURL:       api + "/timeline",
-		ID:                id,
-		NodeID:            nodeID("I", id),
-		Number:            number,
-		Title:             cmp.Or(d.Title, "Issue #"+strconv.FormatInt(number, 10)),
-		User:              b.user(cmp.Or(d.Author, repo.Owner), ownerType(repo, d.Author)),
-		Labels:            []struct{}{},
-		State:             cmp.Or(d.State, "open"),
-		Assignees:         []struct{}{},
-		CreatedAt:         cmp.Or(d.CreatedAt, when).UTC().Truncate(time.Second),
-		UpdatedAt:         when.UTC().Truncate(time.Second),
-		AuthorAssociation: "NONE",
-		Body:              optional(d.Body),
-		Reactions:         reactions{URL: api + "/reactions"},
-	}
-	if is.State == "closed" {
-		closed := cmp.Or(d.ClosedAt, when).UTC().Truncate(time.Second)
-		is.ClosedAt = &closed
-	}
-	if strings.EqualFold(is.User.Login, repo.Owner) {
-		is.AuthorAssociation = "OWNER"
-	}
-	return is
-}
-
-// ownerType returns the account type of author, an issue's author or "" for
-// the default (the repository's owner).
-func ownerType(repo issuefields.Repository, author string) string {
-	if (author == "" || strings.EqualFold(author, repo.Owner)) && repo.OwnedByOrganization {
-		return "Organization"
-	}
-	return ""
-}
-
 // user returns the account login as a delivery shows it; kind is its type
 // when the caller knows it, or "".
-func (b *bodies) user(login, kind string) simpleUser {
-	d := b.dir.Account(login)
-	id := cmp.Or(d.ID, stableID("account", strings.ToLower(login)))
+func (o Objects) user(login, kind string) simpleUser {
+	d := o.dir().Account(login)
+	id := cmp.Or(d.ID, ids.AccountID(login))
 	kind = cmp.Or(d.Type, kind)
 	if kind == "" {
 		kind = "User"
@@ -366,16 +294,16 @@ func (b *bodies) user(login, kind string) simpleUser {
 			kind = "Bot"
 		}
 	}
-	api := b.api + "/users/" + url.PathEscape(login)
-	prefix := map[string]string{"Organization": "O", "Bot": "BOT"}[kind]
+	api := o.api() + "/users/" + url.PathEscape(login)
+	nodeKind := map[string]ids.Kind{"Organization": ids.KindOrganization, "Bot": ids.KindBot}[kind]
 	return simpleUser{
 		Login:             login,
 		ID:                id,
-		NodeID:            nodeID(cmp.Or(prefix, "U"), id),
+		NodeID:            ids.Account(cmp.Or(nodeKind, ids.KindUser), login),
 		Name:              optional(d.Name),
-		AvatarURL:         b.web + "/avatars/u/" + strconv.FormatInt(id, 10),
+		AvatarURL:         o.web() + "/avatars/u/" + strconv.FormatInt(id, 10),
 		URL:               api,
-		HTMLURL:           b.web + "/" + url.PathEscape(login),
+		HTMLURL:           o.web() + "/" + url.PathEscape(login),
 		FollowersURL:      api + "/followers",
 		FollowingURL:      api + "/following{/other_user}",
 		GistsURL:          api + "/gists{/gist_id}",
@@ -391,9 +319,9 @@ func (b *bodies) user(login, kind string) simpleUser {
 }
 
 // organization returns the organization login as a delivery shows it.
-func (b *bodies) organization(login string) organization {
-	u := b.user(login, "Organization")
-	api := b.api + "/orgs/" + url.PathEscape(login)
+func (o Objects) organization(login string) organization {
+	u := o.user(login, "Organization")
+	api := o.api() + "/orgs/" + url.PathEscape(login)
 	return organization{
 		Login:            login,
 		ID:               u.ID,
@@ -410,23 +338,23 @@ func (b *bodies) organization(login string) organization {
 }
 
 // repository returns repo as a delivery shows it.
-func (b *bodies) repository(repo issuefields.Repository) repository {
-	d := b.dir.Repository(repo)
-	api := b.api + repoPath(repo)
-	web := b.web + webPath(repo)
-	host := hostOf(b.web)
+func (o Objects) repository(repo issuefields.Repository) repository {
+	d := o.dir().Repository(repo)
+	api := o.api() + repoPath(repo)
+	web := o.web() + webPath(repo)
+	host := hostOf(o.web())
 	kind := ""
 	if repo.OwnedByOrganization {
 		kind = "Organization"
 	}
 	r := repository{
 		ID:               repo.ID,
-		NodeID:           nodeID("R", repo.ID),
+		NodeID:           ids.Repository(repo.ID),
 		Name:             repo.Name,
 		FullName:         repo.Owner + "/" + repo.Name,
 		Private:          repo.Private,
 		Visibility:       "public",
-		Owner:            b.user(repo.Owner, kind),
+		Owner:            o.user(repo.Owner, kind),
 		HTMLURL:          web,
 		Description:      optional(d.Description),
 		URL:              api,
@@ -550,8 +478,8 @@ type pingConfig struct {
 
 // ping returns the body of a ping delivery to h, whose repository is repo
 // (nil for an organization's hook), sent on behalf of sender.
-func (b *bodies) ping(h *Hook, repo *issuefields.Repository, sender string) pingEvent {
-	url := b.hookURL(h, repo)
+func (o Objects) ping(h *Hook, repo *issuefields.Repository, sender string) pingEvent {
+	url := o.hookURL(h, repo)
 	p := pingEvent{
 		Zen:    zen,
 		HookID: h.ID,
@@ -568,17 +496,17 @@ func (b *bodies) ping(h *Hook, repo *issuefields.Repository, sender string) ping
 			PingURL:       url + "/pings",
 			DeliveriesURL: url + "/deliveries",
 		},
-		Sender: b.user(sender, ""),
+		Sender: o.user(sender, ""),
 	}
 	if repo != nil {
-		r := b.repository(*repo)
+		r := o.repository(*repo)
 		p.Repository, p.Hook.Type, p.Hook.TestURL = &r, "Repository", url+"/test"
 		if repo.OwnedByOrganization {
-			org := b.organization(repo.Owner)
+			org := o.organization(repo.Owner)
 			p.Organization = &org
 		}
 	} else {
-		org := b.organization(h.Scope.Organization)
+		org := o.organization(h.Scope.Organization)
 		p.Organization = &org
 	}
 	return p
@@ -595,9 +523,9 @@ func eventsOf(h *Hook) []string {
 
 // hookURL returns the API URL of h, whose repository is repo (nil for an
 // organization's hook).
-func (b *bodies) hookURL(h *Hook, repo *issuefields.Repository) string {
+func (o Objects) hookURL(h *Hook, repo *issuefields.Repository) string {
 	if repo != nil {
-		return b.api + repoPath(*repo) + "/hooks/" + strconv.FormatInt(h.ID, 10)
+		return o.api() + repoPath(*repo) + "/hooks/" + strconv.FormatInt(h.ID, 10)
 	}
-	return b.api + "/orgs/" + url.PathEscape(h.Scope.Organization) + "/hooks/" + strconv.FormatInt(h.ID, 10)
+	return o.api() + "/orgs/" + url.PathEscape(h.Scope.Organization) + "/hooks/" + strconv.FormatInt(h.ID, 10)
 }

@@ -279,7 +279,7 @@ func (rt *routes) pageLinks(c *hookCall, page, last int) string {
 // absolute returns the absolute URL of path, a path below the routes' mount
 // point, with rawQuery, under the configured base URL.
 func (rt *routes) absolute(path, rawQuery string) string {
-	u := rt.notifier.bodies.api + path
+	u := rt.notifier.objects.api() + path
 	if rawQuery != "" {
 		u += "?" + rawQuery
 	}

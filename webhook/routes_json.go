@@ -257,7 +257,7 @@ type lastResponse struct {
 
 // hookJSON returns h as c's routes answer it.
 func (rt *routes) hookJSON(c *hookCall, h *Hook) hookJSON {
-	url := rt.notifier.bodies.hookURL(h, c.repo)
+	url := rt.notifier.objects.hookURL(h, c.repo)
 	out := hookJSON{Type: "Organization", ID: h.ID, Name: "web", Active: h.Active, Events: eventsOf(h),
 		Config: configJSONOf(h.Config), UpdatedAt: h.UpdatedAt, CreatedAt: h.CreatedAt,
 		URL: url, PingURL: url + "/pings", DeliveriesURL: url + "/deliveries"}

@@ -121,7 +121,7 @@ func (n *Notifier) post(o *outgoing) Delivery {
 	req.Header.Set(n.header.hookID, strconv.FormatInt(h.ID, 10))
 	kind, target := "repository", strconv.FormatInt(h.Scope.RepositoryID, 10)
 	if h.Scope.Organization != "" {
-		kind, target = "organization", strconv.FormatInt(n.bodies.user(h.Scope.Organization, "Organization").ID, 10)
+		kind, target = "organization", strconv.FormatInt(n.objects.user(h.Scope.Organization, "Organization").ID, 10)
 	}
 	req.Header.Set(n.header.targetID, target)
 	req.Header.Set(n.header.targetType, kind)

@@ -7,15 +7,16 @@
 // IFD_, IFSS_ and IFMS_ for a value by its data type), then the unpadded
 // base64url encoding of a small binary form: a format byte (0), the stored
 // IDs that find the object again as unsigned varints, and for what an
-// organization or an account names, its login in lower case. Only stored
+// organization or an account names, its login in lower case (a label: its
+// repository's ID and its name in lower case). Only stored
 // IDs and logins go in, so a node_id is the same on every server and after
 // every restart, survives a rename or a transfer of a repository (an issue
 // is named by its own ID, not its number), and Decode refuses what it did
 // not make.
 //
 // What no store holds has a number derived from what names it: the IDs of
-// accounts and installations (AccountID, InstallationID), which are hashes
-// of the login, and the integer id of a value in a webhook payload
+// accounts, installations and labels (AccountID, InstallationID, LabelID),
+// which are hashes of the login or the name, and the integer id of a value in a webhook payload
 // (ValueID), which packs the issue's and the field's IDs.
 package ids
 
@@ -25,7 +26,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Kind is the kind of object that a node_id names.
@@ -42,6 +46,7 @@ const (
 	KindOrganization                 // an organization, by login
 	KindBot                          // the bot of an app, by login
 	KindInstallation                 // an app installation, by its bot's login
+	KindLabel                        // a repository's label, by the repository's ID and the label's name
 )
 
 // MaxIssueID bounds an issue's ID, its REST id: GraphQL's databaseId is a
@@ -77,17 +82,21 @@ type ID struct {
 	// Login is, in lower case, the organization of a field or an option, or
 	// the account (KindUser, KindOrganization, KindBot, KindInstallation).
 	Login string
+	// Label is, in lower case, the name of a label (KindLabel), whose
+	// repository is Repository.
+	Label string
 	// DataType is the data type of a value's field (KindValue), as its
 	// node_id's prefix tells it.
 	DataType string
 }
 
 // layout is how the node_ids of one kind are made: the prefix, which of the
-// ID's numbers follow the format byte, and whether a login ends them.
+// ID's numbers follow the format byte, and which text ends them (a login or
+// a label's name), if any.
 type layout struct {
 	prefix  string
 	numbers func(id *ID) []*int64
-	login   bool
+	text    func(id *ID) *string
 }
 
 var (
@@ -97,19 +106,22 @@ var (
 	optionNumbers = func(id *ID) []*int64 { return []*int64{&id.Field, &id.Option} }
 	valueNumbers  = func(id *ID) []*int64 { return []*int64{&id.Issue, &id.Field} }
 	noNumbers     = func(*ID) []*int64 { return nil }
+	loginText     = func(id *ID) *string { return &id.Login }
+	labelText     = func(id *ID) *string { return &id.Label }
 )
 
 // layouts are the layouts by kind; a value's prefix is its data type's.
 var layouts = map[Kind]layout{
-	KindIssue:        {"I", issueNumbers, false},
-	KindRepository:   {"R", repoNumbers, false},
-	KindField:        {"IF", fieldNumbers, true},
-	KindOption:       {"IFO", optionNumbers, true},
-	KindValue:        {"", valueNumbers, false},
-	KindUser:         {"U", noNumbers, true},
-	KindOrganization: {"O", noNumbers, true},
-	KindBot:          {"BOT", noNumbers, true},
-	KindInstallation: {"IN", noNumbers, true},
+	KindIssue:        {"I", issueNumbers, nil},
+	KindRepository:   {"R", repoNumbers, nil},
+	KindField:        {"IF", fieldNumbers, loginText},
+	KindOption:       {"IFO", optionNumbers, loginText},
+	KindValue:        {"", valueNumbers, nil},
+	KindUser:         {"U", noNumbers, loginText},
+	KindOrganization: {"O", noNumbers, loginText},
+	KindBot:          {"BOT", noNumbers, loginText},
+	KindInstallation: {"IN", noNumbers, loginText},
+	KindLabel:        {"LA", repoNumbers, labelText},
 }
 
 // format is the first byte of every encoded form.
@@ -130,6 +142,11 @@ func Field(org string, fieldID int64) string {
 // the organization org.
 func Option(org string, fieldID, optionID int64) string {
 	return encode(ID{Kind: KindOption, Login: org, Field: fieldID, Option: optionID})
+}
+
+// Label returns the node_id of the label name of the repository repoID.
+func Label(repoID int64, name string) string {
+	return encode(ID{Kind: KindLabel, Repository: repoID, Label: name})
 }
 
 // Account returns the node_id of the account login of kind KindUser,
@@ -167,8 +184,8 @@ func encode(id ID) string {
 	for _, n := range l.numbers(&id) {
 		b = binary.AppendUvarint(b, uint64(*n))
 	}
-	if l.login {
-		b = append(b, strings.ToLower(id.Login)...)
+	if l.text != nil {
+		b = append(b, strings.ToLower(*l.text(&id))...)
 	}
 	return l.prefix + "_" + base64.RawURLEncoding.EncodeToString(b)
 }
@@ -202,11 +219,11 @@ func Decode(nodeID string) (ID, error) {
 		}
 		*n, b = int64(v), b[size:]
 	}
-	if l.login {
-		id.Login, b = string(b), nil
-		if !validLogin(id.Login) {
+	if l.text != nil {
+		if !validText(b) {
 			return ID{}, malformed(nodeID)
 		}
+		*l.text(&id), b = string(b), nil
 	}
 	if len(b) != 0 || id.Issue > MaxIssueID || encode(id) != nodeID {
 		return ID{}, malformed(nodeID)
@@ -238,14 +255,15 @@ func dataTypeOf(prefix string) string {
 	return ""
 }
 
-// validLogin reports whether login can be the lower-case login of an
-// account: 1 to 100 printable ASCII characters, no space, no upper case.
-func validLogin(login string) bool {
-	if login == "" || len(login) > 100 {
+// validText reports whether b can be the text of a node_id: a login or a
+// label's name, 1 to 256 bytes of UTF-8 without control characters. (That
+// it is in lower case, Decode checks by encoding it again.)
+func validText(b []byte) bool {
+	if len(b) == 0 || len(b) > 256 || !utf8.Valid(b) {
 		return false
 	}
-	for i := 0; i < len(login); i++ {
-		if c := login[i]; c <= ' ' || c > '~' || 'A' <= c && c <= 'Z' {
+	for _, r := range string(b) {
+		if unicode.IsControl(r) {
 			return false
 		}
 	}
@@ -278,6 +296,13 @@ func ValueID(issueID, fieldID int64) int64 {
 // login, case-insensitively, the same in every process, and within the
 // integers that JavaScript holds exactly.
 func AccountID(login string) int64 { return derived("account", strings.ToLower(login)) }
+
+// LabelID returns the ID of the label name of the repository repoID, which
+// no store holds: derived from both as AccountID derives, the name
+// compared case-insensitively.
+func LabelID(repoID int64, name string) int64 {
+	return derived("label", strconv.FormatInt(repoID, 10)+"/"+strings.ToLower(name))
+}
 
 // InstallationID returns the ID of the app installation whose bot is login
 // when nothing gives one, derived as AccountID derives.

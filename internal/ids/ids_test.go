@@ -32,6 +32,8 @@ func TestRoundTrip(t *testing.T) {
 		{ids.Account(ids.KindOrganization, "octo-org"), ids.ID{Kind: ids.KindOrganization, Login: "octo-org"}},
 		{ids.Account(ids.KindBot, "app[bot]"), ids.ID{Kind: ids.KindBot, Login: "app[bot]"}},
 		{ids.Account(ids.KindInstallation, "app[bot]"), ids.ID{Kind: ids.KindInstallation, Login: "app[bot]"}},
+		{ids.Label(7, "Good First Issue"), ids.ID{Kind: ids.KindLabel, Repository: 7, Label: "good first issue"}},
+		{ids.Label(7, "größe"), ids.ID{Kind: ids.KindLabel, Repository: 7, Label: "größe"}},
 	}
 	urlSafe := regexp.MustCompile(`^[A-Z]+_[A-Za-z0-9_-]+$`)
 	seen := map[string]bool{}
@@ -84,7 +86,9 @@ func TestDecodeRefuses(t *testing.T) {
 		enc("IFT", 0, 1),                          // a value without a field
 		enc("IF", 0, 3),                           // a field without an organization
 		enc("IF", 0, 3, 'O', 'c'),                 // an organization in upper case
-		enc("U", 0, 'a', ' ', 'b'),
+		enc("U", 0, 'a', '\n', 'b'),               // a control character
+		enc("LA", 0, 7, 0xff),                     // not UTF-8
+		enc("LA", 0, 7),                           // a label without a name
 		ids.Repository(1)[:len(ids.Repository(1))-1] + "B", // non-zero padding bits
 	} {
 		if got, err := ids.Decode(nodeID); !errors.Is(err, ids.ErrMalformed) {
@@ -105,6 +109,9 @@ func TestNumbers(t *testing.T) {
 	}
 	if a, b := ids.AccountID("Monalisa"), ids.AccountID("monalisa"); a != b || a <= 0 || a >= 1<<53 {
 		t.Errorf("AccountID of Monalisa and monalisa = %d, %d; want one positive id below 2^53", a, b)
+	}
+	if a, b := ids.LabelID(7, "Bug"), ids.LabelID(7, "bug"); a != b || a == ids.LabelID(8, "bug") {
+		t.Errorf("LabelID: %d for Bug, %d for bug, %d in another repository; want the first two alike", a, b, ids.LabelID(8, "bug"))
 	}
 	if ids.InstallationID("app[bot]") == ids.AccountID("app[bot]") {
 		t.Error("an installation and its bot share an ID")
