@@ -14,6 +14,7 @@ var emptyCases = []testCase{
 	{"Empty drops every organization, repository and issue: Snapshot then finds no repository by any name it had", emptyDrops},
 	{"After Empty, the seed methods fill the store as a new one, with the organizations, names and issue numbers it held", emptySeedsAgain},
 	{"After Empty, an issue seeded again has a version that no issue had before, and a Snapshot from before Empty gives ErrChanged", emptyNewVersions},
+	{"After Empty, created issues are gone, and after the same seeding a create gets the number and the ID that the first one got", emptyRestoresCreates},
 }
 
 // emptier returns the store as a seed.Emptier, or nil if it is not one.
@@ -89,5 +90,24 @@ func emptyNewVersions(e *env) {
 	e.wantValues(is, someValues(), "after UpdateIssue from a Snapshot taken before Empty")
 	if v := e.write(is, changedValues()); slices.Contains(had, v) {
 		e.r.Errorf("after Empty, a write of the issue seeded again gave the version %q, which it had before Empty (%q)", v, had)
+	}
+}
+
+func emptyRestoresCreates(e *env) {
+	if e.emptier() == nil || e.issueStore() == nil {
+		return
+	}
+	is := e.seedForEmpty()
+	first := e.create(is.owner, is.name, issuefields.Issue{Title: "created before Empty"})
+	e.create(is.owner, is.name, issuefields.Issue{Title: "created second"})
+	e.empty()
+	e.seedForEmpty()
+	if snap, err := e.s.Snapshot(e.ctx, is.owner, is.name, first.Number); err != nil || !errors.Is(snap.IssueErr, issuefields.ErrNotFound) {
+		e.r.Errorf("after Empty and the same seeding, Snapshot of the created issue %d = %+v, %v; want no such issue", first.Number, snap.Issue, snap.IssueErr)
+	}
+	again := e.create(is.owner, is.name, issuefields.Issue{Title: "created after Empty"})
+	if again.Number != first.Number || again.ID != first.ID {
+		e.r.Errorf("after Empty and the same seeding, a create got number %d and ID %d; want %d and %d, those of the first create before Empty",
+			again.Number, again.ID, first.Number, first.ID)
 	}
 }
