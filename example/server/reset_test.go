@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +17,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/memstore"
 )
 
 // bigIssues is how many issues bigData's repository has: enough that
@@ -359,5 +364,46 @@ func TestResetDropsTheOldStatesDeliveries(t *testing.T) {
 	list := waitForDeliveries(t, s.base+"orgs/octo-org/hooks/"+strconv.FormatInt(hooks[0].ID, 10)+"/deliveries", 1)
 	if len(list) != 1 {
 		t.Errorf("after the reset, the hook lists %d deliveries, want the one of the write after it", len(list))
+	}
+}
+
+// TestResetRestoresCreatedIssues checks that a reset restores created
+// issues and the number counters to the start-up state: an issue created
+// after start is gone after the reset, and the next create gets the number
+// and the ID that the first create after start got.
+func TestResetRestoresCreatedIssues(t *testing.T) {
+	mem := memstore.New()
+	s := startCommand(t, Command{Open: func(context.Context, *slog.Logger) (Store, func(), error) {
+		return memoryStore(mem), func() {}, nil
+	}})
+	create := func() issuefields.Issue {
+		t.Helper()
+		snap, err := mem.Snapshot(t.Context(), "octo-org", "hello-world", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		created, err := mem.CreateIssue(t.Context(), snap, issuefields.Issue{Title: "Created", State: "open"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return created
+	}
+	values := func(number int64) int {
+		status, _ := do(t, http.MethodGet, s.base+"repos/octo-org/hello-world/issues/"+strconv.FormatInt(number, 10)+"/issue-field-values", "demo-reader-token", "")
+		return status
+	}
+	first := create()
+	if got := values(first.Number); got != http.StatusOK {
+		t.Fatalf("the values of the created issue %d: %d, want 200", first.Number, got)
+	}
+	if a := tool(t, http.MethodPost, s.base, "reset", nil); a.status != http.StatusNoContent {
+		t.Fatalf("POST /_issuefields/reset = %d %s, want 204", a.status, a.body)
+	}
+	if got := values(first.Number); got != http.StatusNotFound {
+		t.Errorf("after the reset, the values of the created issue %d: %d, want 404", first.Number, got)
+	}
+	if again := create(); again.Number != first.Number || again.ID != first.ID {
+		t.Errorf("after the reset, a create got number %d and ID %d; want %d and %d, those of the first create after start",
+			again.Number, again.ID, first.Number, first.ID)
 	}
 }
