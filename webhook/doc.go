@@ -14,7 +14,7 @@
 //
 //	hooks, err := webhook.New(webhook.Options{
 //		Store:     store.Hooks(),             // a webhook.Store: memstore's or pgstore's Hooks
-//		Directory: directory,                 // titles, authors, descriptions; nil for the defaults
+//		Directory: directory,                 // descriptions, account IDs; nil for the defaults
 //		BaseURL:   "https://api.example.com", // the API's public address
 //		WebURL:    "https://example.com",     // the web pages' (html_url)
 //		Vendor:    "GitHub",                  // X-GitHub-Event and friends
@@ -108,25 +108,31 @@
 //     "field_removed" when its value was removed (then issue_field_value is
 //     the value removed, and changes is absent).
 //   - issue_field is {id, name, field_type}.
-//   - issue_field_value is {id, value} for text, number and date;
-//     {id, value_id, option} for single_select; {id, value_ids, options} for
-//     multi_select. Its id names the value of that field on that issue: the
-//     same before and after a change.
-//   - issue, repository, organization (for an organization's repository) and
+//   - issue_field_value is {id, node_id, value} for text, number and date;
+//     {id, node_id, value_id, option} for single_select; {id, node_id,
+//     value_ids, options} for multi_select. Its id and node_id name the
+//     value of that field on that issue: the same before and after a
+//     change; the node_id is the one the values list gives it.
+//   - issue is GitHub's issue object, built from the issue's record by
+//     Objects.Issue, the builder that a host's issue routes use too.
+//   - repository, organization (for an organization's repository) and
 //     sender are whole objects, and installation ({id, node_id}) is there when
 //     an app installation wrote.
 //
 // A ping's body is GitHub's webhook-ping: the hook, its organization or
 // repository, and the sender.
 //
-// What a Store does not hold comes from the Options' Directory, and
-// otherwise from defaults: an issue's title is "Issue #<number>", its state
-// "open", its author the repository's owner, its times the change's; a
+// What the issue's record leaves empty has a default (see Objects.Issue):
+// its title is "Issue #<number>", its state "open", its author the
+// repository's owner, its update time the change's. What a Store does not
+// hold comes from the Options' Directory, and otherwise from defaults: a
 // repository's default branch "main"; an account's type "Bot" for a login
 // that ends in "[bot]", "Organization" for an organization, and "User"
-// otherwise. Ids that a Store does not hold (of issues, accounts and
-// values) are derived from the data, so they are the same on every server
-// and after every restart.
+// otherwise. Every id and node_id comes from the module's one rule of ids
+// (internal/ids): an issue's id is the store's issue ID and a repository's
+// its ID, every node_id decodes back to what it names, and the ids of what
+// no Store holds (accounts, installations, labels) are derived from their
+// names. So they are the same on every server and after every restart.
 //
 // Every url and *_url is under Options.BaseURL, and every html_url under
 // Options.WebURL. They are configured, never taken from a request: a
