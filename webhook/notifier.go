@@ -45,8 +45,8 @@ type Options struct {
 	Store Store
 
 	// Directory supplies what the bodies show but the Store does not hold.
-	// The zero value means the defaults of IssueDetails, RepositoryDetails
-	// and AccountDetails.
+	// The zero value means the defaults of RepositoryDetails and
+	// AccountDetails.
 	Directory Directory
 
 	// BaseURL is the public address of the API, such as
