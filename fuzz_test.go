@@ -3,6 +3,8 @@ package issuefields_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/big"
 	"net/http"
 	"regexp"
 	"slices"
@@ -298,6 +300,15 @@ func judgeItem(raw any, post bool, seen map[int64]bool) (issuefields.Value, bool
 		mantissa, _, _ := strings.Cut(strings.ToLower(string(n)), "e")
 		if out.Number == 0 && strings.Trim(mantissa, "-0.") != "" {
 			return out, false
+		}
+		// An integer part beyond ±2^53 is refused: read exactly, it is at
+		// least 2^53+1. Only a number that float64 holds as ±2^53 or more
+		// can be, so the exact reading is bounded by the number's own digits.
+		if math.Abs(out.Number) >= 1<<53 {
+			exact, _ := new(big.Rat).SetString(string(n))
+			if exact.Abs(exact).Cmp(new(big.Rat).SetInt64(1<<53+1)) >= 0 {
+				return out, false
+			}
 		}
 	case issuefields.DataTypeDate:
 		s, _ := value.(string)
