@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/issuefields/issuefields"
@@ -83,7 +84,7 @@ func readRequest(c *issuefields.Call, create bool) (request, error) {
 			return nil
 		}
 		if s == nil || !slices.Contains(allowed, *s) {
-			fail(field, "invalid", "%s must be one of %q.", field, allowed)
+			fail(field, "invalid", "%s must be one of %s.", field, strings.Join(allowed, ", "))
 			return nil
 		}
 		return s

@@ -92,7 +92,7 @@ func (s *server) list(c *issuefields.Call) error {
 	if err != nil {
 		return err
 	}
-	all, err := s.issues.Issues(c.Request().Context(), issuefields.IssueQuery{Repositories: []int64{snap.Repository.ID}})
+	all, err := s.store.Issues(c.Request().Context(), issuefields.IssueQuery{Repositories: []int64{snap.Repository.ID}})
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (s *server) list(c *issuefields.Call) error {
 			found = append(found, is)
 		}
 	}
-	sortIssues(found, lq.sort, lq.ascending)
+	sortBy(found, func(is issuefields.Issue) issuefields.Issue { return is }, lq.sort, lq.ascending)
 	lo, hi := c.Page(len(found))
 	items := make([]webhook.IssueObject, 0, hi-lo)
 	for _, is := range found[lo:hi] {

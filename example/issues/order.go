@@ -8,17 +8,19 @@ import (
 	"github.com/issuefields/issuefields"
 )
 
-// sortIssues orders issues by their creation time (sort "created") or
-// their update time ("updated"), newest first unless ascending, and by
-// number where the times are equal, so that pages are stable.
-func sortIssues(issues []issuefields.Issue, by string, ascending bool) {
+// sortBy orders items, each of which issue gives the issue of, by the
+// issues' creation time (by "created" or "") or update time ("updated"),
+// newest first unless ascending, and by repository and number where the
+// times are equal, so that pages are stable.
+func sortBy[T any](items []T, issue func(T) issuefields.Issue, by string, ascending bool) {
 	at := func(is issuefields.Issue) time.Time {
 		if by == "updated" {
 			return cmp.Or(is.UpdatedAt, is.CreatedAt)
 		}
 		return cmp.Or(is.CreatedAt, is.UpdatedAt)
 	}
-	slices.SortStableFunc(issues, func(a, b issuefields.Issue) int {
+	slices.SortStableFunc(items, func(x, y T) int {
+		a, b := issue(x), issue(y)
 		order := cmp.Or(at(a).Compare(at(b)), cmp.Compare(a.Repository.ID, b.Repository.ID), cmp.Compare(a.Number, b.Number))
 		if ascending {
 			return order

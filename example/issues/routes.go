@@ -47,14 +47,14 @@ const docURL = "https://docs.github.com/rest/issues/issues"
 //
 // It returns an error that names what is missing in cfg.
 func Routes(cfg Config) ([]issuefields.Route, error) {
-	store, ok := cfg.Store.(issuefields.IssueStore)
+	store, ok := cfg.Store.(Store)
 	switch {
 	case cfg.Store == nil:
 		return nil, errors.New("issues.Routes: Config.Store is nil")
 	case !ok:
 		return nil, fmt.Errorf("issues.Routes: Config.Store (%T) is not an issuefields.IssueStore", cfg.Store)
 	}
-	s := &server{store: cfg.Store, issues: store, objects: cfg.Objects}
+	s := &server{store: store, objects: cfg.Objects}
 	return []issuefields.Route{
 		{Method: http.MethodGet, Path: issuePath, Permissions: readPermission,
 			DocumentationURL: docURL + "#get-an-issue", Serve: s.get},
@@ -64,13 +64,14 @@ func Routes(cfg Config) ([]issuefields.Route, error) {
 			DocumentationURL: docURL + "#list-repository-issues", Serve: s.list},
 		{Method: http.MethodPost, Path: issuesPath, Permissions: writePermission,
 			DocumentationURL: docURL + "#create-an-issue", Serve: s.create},
+		{Method: http.MethodGet, Path: searchPath, Permissions: readPermission,
+			DocumentationURL: "https://docs.github.com/rest/search/search#search-issues-and-pull-requests", Serve: s.search},
 	}, nil
 }
 
 // server is what the routes serve requests with.
 type server struct {
-	store   issuefields.Store
-	issues  issuefields.IssueStore
+	store   Store
 	objects webhook.Objects
 }
 
