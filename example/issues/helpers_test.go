@@ -189,17 +189,18 @@ func (w *world) issue(t *testing.T, owner, name string, number int64) issuefield
 
 // issueObject is what the tests read of an issue object.
 type issueObject struct {
-	ID          int64                    `json:"id"`
-	NodeID      string                   `json:"node_id"`
-	URL         string                   `json:"url"`
-	Number      int64                    `json:"number"`
-	Title       string                   `json:"title"`
-	Body        *string                  `json:"body"`
-	State       string                   `json:"state"`
-	StateReason *string                  `json:"state_reason"`
-	ClosedAt    *string                  `json:"closed_at"`
-	User        struct{ Login string }   `json:"user"`
-	Labels      []struct{ Name string }  `json:"labels"`
-	Assignees   []struct{ Login string } `json:"assignees"`
-	FieldValues json.RawMessage          `json:"issue_field_values"`
+	ID            int64                    `json:"id"`
+	NodeID        string                   `json:"node_id"`
+	URL           string                   `json:"url"`
+	RepositoryURL string                   `json:"repository_url"`
+	Number        int64                    `json:"number"`
+	Title         string                   `json:"title"`
+	Body          *string                  `json:"body"`
+	State         string                   `json:"state"`
+	StateReason   *string                  `json:"state_reason"`
+	ClosedAt      *string                  `json:"closed_at"`
+	User          struct{ Login string }   `json:"user"`
+	Labels        []struct{ Name string }  `json:"labels"`
+	Assignees     []struct{ Login string } `json:"assignees"`
+	FieldValues   json.RawMessage          `json:"issue_field_values"`
 }
