@@ -88,6 +88,9 @@ func (s *server) list(c *issuefields.Call) error {
 	if err != nil {
 		return err
 	}
+	if s.store == nil {
+		return errNoIssueStore
+	}
 	lq, err := readListQuery(c)
 	if err != nil {
 		return err

@@ -11,8 +11,9 @@ import (
 
 // Config configures the routes of Routes. Store is required.
 type Config struct {
-	// Store is the store the handler serves, which must be an
-	// issuefields.IssueStore: the list, the create and the search need it.
+	// Store is the store the handler serves. Over a Store that is not an
+	// issuefields.IssueStore, the list, the create and the search answer
+	// 404, as they cannot list or create issues.
 	Store issuefields.Store
 
 	// Objects builds the issue objects of the answers, with the API's and
@@ -47,14 +48,11 @@ const docURL = "https://docs.github.com/rest/issues/issues"
 //
 // It returns an error that names what is missing in cfg.
 func Routes(cfg Config) ([]issuefields.Route, error) {
-	store, ok := cfg.Store.(Store)
-	switch {
-	case cfg.Store == nil:
+	if cfg.Store == nil {
 		return nil, errors.New("issues.Routes: Config.Store is nil")
-	case !ok:
-		return nil, fmt.Errorf("issues.Routes: Config.Store (%T) is not an issuefields.IssueStore", cfg.Store)
 	}
-	s := &server{store: store, objects: cfg.Objects}
+	s := &server{objects: cfg.Objects}
+	s.store, _ = cfg.Store.(Store)
 	return []issuefields.Route{
 		{Method: http.MethodGet, Path: issuePath, Permissions: readPermission,
 			DocumentationURL: docURL + "#get-an-issue", Serve: s.get},
@@ -71,9 +69,15 @@ func Routes(cfg Config) ([]issuefields.Route, error) {
 
 // server is what the routes serve requests with.
 type server struct {
+	// store is the store the handler serves, or nil when it is not an
+	// IssueStore.
 	store   Store
 	objects webhook.Objects
 }
+
+// errNoIssueStore answers the list, the create and the search over a
+// Store that is not an IssueStore.
+var errNoIssueStore = fmt.Errorf("%w: the store does not list issues", issuefields.ErrNotFound)
 
 // object returns the issue of snap as GitHub's issue object, with the
 // values that the values list gives.

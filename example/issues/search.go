@@ -26,6 +26,9 @@ type searchItem struct {
 // caller may read, that q finds, newest first unless sort and order say
 // otherwise, with Link to the other pages.
 func (s *server) search(c *issuefields.Call) error {
+	if s.store == nil {
+		return errNoIssueStore
+	}
 	query := c.Request().URL.Query()
 	q, by, order := query.Get("q"), query.Get("sort"), query.Get("order")
 	var problems []any
