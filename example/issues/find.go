@@ -20,7 +20,8 @@ type Store interface {
 // may allows (a reader's: see issuefields.Call.MayRead), each as the
 // Snapshot of its repository with Issue set to it (what Call.RenderValues
 // and webhook.Objects.Issue take), ordered by repository ID and number. It
-// returns the first error of may or of the store.
+// asks may of every repository of the store, and returns the first error of
+// may or of the store.
 func Find(ctx context.Context, store Store, s Search, may func(issuefields.Repository) (bool, error)) ([]issuefields.Snapshot, error) {
 	if s.StateConflict {
 		return nil, nil
@@ -31,13 +32,13 @@ func Find(ctx context.Context, store Store, s Search, may func(issuefields.Repos
 	}
 	var found []issuefields.Snapshot
 	for _, repo := range repos {
-		if !s.names(repo) {
-			continue
+		// may first, so that a caller it refuses whatever the repository
+		// (a token of a kind not accepted) is refused whatever q names.
+		ok, err := may(repo)
+		if err != nil {
+			return nil, err
 		}
-		if ok, err := may(repo); err != nil || !ok {
-			if err != nil {
-				return nil, err
-			}
+		if !ok || !s.names(repo) {
 			continue
 		}
 		snap, err := store.Snapshot(ctx, repo.Owner, repo.Name, 0)

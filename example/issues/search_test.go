@@ -76,8 +76,10 @@ func TestSearchIssues(t *testing.T) {
 			t.Errorf("q=%s%s: %d %s; want 422 naming %q", c.q, c.extra, a.status, a.body, c.message)
 		}
 	}
-	if a := search(classic, "crash"); a.status != http.StatusForbidden {
-		t.Errorf("classic token: %d; want 403", a.status)
+	for _, q := range []string{"crash", "repo:nobody/nothing"} {
+		if a := search(classic, q); a.status != http.StatusForbidden {
+			t.Errorf("q=%s with a classic token: %d; want 403", q, a.status)
+		}
 	}
 }
 
