@@ -65,6 +65,21 @@ func TestGetMoved(t *testing.T) {
 	if a.status != http.StatusMovedPermanently || a.header.Get("Location") != w.server.URL+"/repos/octo-org/hello/issues/1" {
 		t.Errorf("renamed: %d Location %q", a.status, a.header.Get("Location"))
 	}
+	for _, c := range []struct {
+		method, path, token, body string
+		status                    int
+		location                  string
+	}{
+		{"GET", "/repos/octo-org/hello-world/issues?state=all", "", "", http.StatusMovedPermanently, "/repos/octo-org/hello/issues?state=all"},
+		{"POST", "/repos/octo-org/hello-world/issues", writer, `{"title": "x"}`, http.StatusTemporaryRedirect, "/repos/octo-org/hello/issues"},
+		{"PATCH", "/repos/octo-org/hello-world/issues/1", writer, `{"title": "x"}`, http.StatusTemporaryRedirect, "/repos/octo-org/hello/issues/1"},
+	} {
+		a := w.do(t, c.method, c.path, c.token, c.body)
+		if a.status != c.status || a.header.Get("Location") != w.server.URL+c.location {
+			t.Errorf("%s %s of a renamed repository: %d Location %q; want %d %s", c.method, c.path, a.status,
+				a.header.Get("Location"), c.status, c.location)
+		}
+	}
 	if err := w.store.DeleteIssue("octo-org", "hello", 2); err != nil {
 		t.Fatal(err)
 	}
