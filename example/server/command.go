@@ -17,6 +17,7 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
+	"github.com/issuefields/issuefields/example/issues"
 	"github.com/issuefields/issuefields/example/metrics"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/memstore"
@@ -183,6 +184,11 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	issueRoutes, err := issues.Routes(issues.Config{Store: d.store.Data,
+		Objects: webhook.Objects{BaseURL: urls.api, WebURL: urls.web, Directory: d.File.Directory()}})
+	if err != nil {
+		return err
+	}
 	// gate makes each reset one step for the requests that read or change
 	// the state.
 	g := new(gate)
@@ -194,7 +200,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		Logger:       logger,
 		Notifier:     notifier,
 		WriteLimiter: limiter,
-		Routes:       hookRoutes,
+		Routes:       append(hookRoutes, issueRoutes...),
 	})
 	if err != nil {
 		return err
