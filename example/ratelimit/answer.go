@@ -1,0 +1,91 @@
+package ratelimit
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/issuefields/issuefields/example/internal/bearer"
+	"github.com/issuefields/issuefields/example/internal/jsonanswer"
+)
+
+// documentationURL is GitHub's page on the primary rate limit, which the
+// error bodies of this package point to.
+const documentationURL = "https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api"
+
+// setHeaders sets the headers of b's budget, of which used requests are
+// counted in the window that ends at reset.
+func setHeaders(h http.Header, b budget, used int, reset time.Time) {
+	h.Set("X-Ratelimit-Limit", strconv.Itoa(b.limit))
+	h.Set("X-Ratelimit-Remaining", strconv.Itoa(b.limit-used))
+	h.Set("X-Ratelimit-Used", strconv.Itoa(used))
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+	h.Set("X-Ratelimit-Resource", b.resource)
+}
+
+// message returns GitHub's message for b's budget when it is spent.
+func (b budget) message() string {
+	return "API rate limit exceeded for " + b.who + "."
+}
+
+// writeExceeded answers 403 with message in GitHub's error body.
+func writeExceeded(w http.ResponseWriter, message string) {
+	jsonanswer.Write(w, http.StatusForbidden, errorBody{Message: message, DocumentationURL: documentationURL})
+}
+
+// writeNotEnabled answers GET /rate_limit with the limit off, as GitHub
+// Enterprise does.
+func writeNotEnabled(w http.ResponseWriter) {
+	jsonanswer.Write(w, http.StatusNotFound, errorBody{Message: "Rate limiting is not enabled.", DocumentationURL: documentationURL})
+}
+
+// errorBody is GitHub's error body.
+type errorBody struct {
+	Message          string `json:"message"`
+	DocumentationURL string `json:"documentation_url"`
+}
+
+// rate is one budget as GET /rate_limit shows it.
+type rate struct {
+	Limit     int    `json:"limit"`
+	Used      int    `json:"used"`
+	Remaining int    `json:"remaining"`
+	Reset     int64  `json:"reset"`
+	Resource  string `json:"resource"`
+}
+
+// rateLimits is the body of GET /rate_limit: rate is the core budget
+// again, as GitHub keeps it for older clients.
+type rateLimits struct {
+	Resources struct {
+		Core    rate `json:"core"`
+		Search  rate `json:"search"`
+		GraphQL rate `json:"graphql"`
+	} `json:"resources"`
+	Rate rate `json:"rate"`
+}
+
+// serveRateLimit answers GET /rate_limit with the caller's budgets, as
+// GitHub does, counting nothing; its headers are those of the core budget.
+// A request with a token that the verifier refuses is answered 401, as
+// GitHub answers it.
+func (l *Limiter) serveRateLimit(w http.ResponseWriter, r *http.Request) {
+	if token, ok := bearer.Token(r); ok && token != "" && l.principal(r) == nil {
+		jsonanswer.Write(w, http.StatusUnauthorized, errorBody{Message: "Bad credentials", DocumentationURL: "https://docs.github.com/rest"})
+		return
+	}
+	var body rateLimits
+	for _, res := range []struct {
+		name string
+		into *rate
+	}{{Core, &body.Resources.Core}, {Search, &body.Resources.Search}, {GraphQL, &body.Resources.GraphQL}} {
+		b := l.budgetOf(r, res.name)
+		used, reset := l.counter.Peek(b.key, b.period)
+		*res.into = rate{Limit: b.limit, Used: used, Remaining: b.limit - used, Reset: reset.Unix(), Resource: res.name}
+		if res.name == Core {
+			setHeaders(w.Header(), b, used, reset)
+		}
+	}
+	body.Rate = body.Resources.Core
+	jsonanswer.Write(w, http.StatusOK, body)
+}
