@@ -81,6 +81,7 @@ func (l *Limiter) serveRateLimit(w http.ResponseWriter, r *http.Request) {
 	}{{Core, &body.Resources.Core}, {Search, &body.Resources.Search}, {GraphQL, &body.Resources.GraphQL}} {
 		b := l.budgetOf(r, res.name)
 		used, reset := l.counter.Peek(b.key, b.period)
+		used = min(used, b.limit)
 		*res.into = rate{Limit: b.limit, Used: used, Remaining: b.limit - used, Reset: reset.Unix(), Resource: res.name}
 		if res.name == Core {
 			setHeaders(w.Header(), b, used, reset)

@@ -113,6 +113,7 @@ func (l *Limiter) Handler(api http.Handler) http.Handler {
 		}
 		b := l.budgetOf(r, resourceOf(r.URL.Path))
 		used, reset, ok := l.counter.Spend(b.key, b.period, b.limit)
+		used = min(used, b.limit) // a shared Counter may count past it
 		setHeaders(w.Header(), b, used, reset)
 		switch {
 		case ok:
