@@ -14,18 +14,26 @@ import (
 const documentationURL = "https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api"
 
 // setHeaders sets the headers of b's budget, of which used requests are
-// counted in the window that ends at reset.
+// counted in the window that ends at reset. Every answer of the API has
+// them, so they cost two allocations: the numbers are written into one
+// string, and the values are slices of one array, set under their
+// canonical names (the CORS headers are set so too).
 func setHeaders(h http.Header, b budget, used int, reset time.Time) {
-	h.Set("X-Ratelimit-Limit", strconv.Itoa(b.limit))
-	h.Set("X-Ratelimit-Remaining", strconv.Itoa(b.limit-used))
-	h.Set("X-Ratelimit-Used", strconv.Itoa(used))
-	h.Set("X-Ratelimit-Reset", strconv.FormatInt(reset.Unix(), 10))
-	h.Set("X-Ratelimit-Resource", b.resource)
-}
-
-// message returns GitHub's message for b's budget when it is spent.
-func (b budget) message() string {
-	return "API rate limit exceeded for " + b.who + "."
+	var buf [64]byte
+	n := strconv.AppendInt(buf[:0], int64(b.limit), 10)
+	limitEnd := len(n)
+	n = strconv.AppendInt(n, int64(b.limit-used), 10)
+	remainingEnd := len(n)
+	n = strconv.AppendInt(n, int64(used), 10)
+	usedEnd := len(n)
+	n = strconv.AppendInt(n, reset.Unix(), 10)
+	numbers := string(n)
+	v := &[5]string{numbers[:limitEnd], numbers[limitEnd:remainingEnd], numbers[remainingEnd:usedEnd], numbers[usedEnd:], b.resource}
+	h["X-Ratelimit-Limit"] = v[0:1:1]
+	h["X-Ratelimit-Remaining"] = v[1:2:2]
+	h["X-Ratelimit-Used"] = v[2:3:3]
+	h["X-Ratelimit-Reset"] = v[3:4:4]
+	h["X-Ratelimit-Resource"] = v[4:5:5]
 }
 
 // writeExceeded answers 403 with message in GitHub's error body.

@@ -52,9 +52,10 @@ type budget struct {
 	resource string
 	limit    int
 	period   time.Duration
-	// who ends the message of a spent budget: "user ID 1", "installation
-	// ID 2", or the client's address.
-	who string
+	// principal is the caller, or nil for one counted by its client
+	// address, addr.
+	principal *issuefields.Principal
+	addr      string
 }
 
 // budgetOf returns the budget of r's caller for resource: the principal of
@@ -62,18 +63,29 @@ type budget struct {
 func (l *Limiter) budgetOf(r *http.Request, resource string) budget {
 	if p := l.principal(r); p != nil {
 		limit, period := l.limits.budgetSize(resource, false)
-		who := "user ID " + strconv.FormatInt(l.objects.AccountID(p.Login), 10)
-		if p.Kind == issuefields.AppInstallationToken {
-			who = "installation ID " + strconv.FormatInt(l.objects.InstallationID(p.Login), 10)
-		}
-		return budget{key: resource + "/" + string(p.Kind) + ":" + p.Login, resource: resource, limit: limit, period: period, who: who}
+		return budget{key: resource + "/" + string(p.Kind) + ":" + p.Login, resource: resource, limit: limit, period: period, principal: p}
 	}
 	addr, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		addr = r.RemoteAddr
 	}
 	limit, period := l.limits.budgetSize(resource, true)
-	return budget{key: resource + "/address:" + addr, resource: resource, limit: limit, period: period, who: addr}
+	return budget{key: resource + "/address:" + addr, resource: resource, limit: limit, period: period, addr: addr}
+}
+
+// message returns GitHub's message for b's budget when it is spent, which
+// names the user's or the installation's ID, as the rest of the server
+// shows it, or the client's address.
+func (l *Limiter) message(b budget) string {
+	who := b.addr
+	switch p := b.principal; {
+	case p == nil:
+	case p.Kind == issuefields.AppInstallationToken:
+		who = "installation ID " + strconv.FormatInt(l.objects.InstallationID(p.Login), 10)
+	default:
+		who = "user ID " + strconv.FormatInt(l.objects.AccountID(p.Login), 10)
+	}
+	return "API rate limit exceeded for " + who + "."
 }
 
 // principal returns the principal of r's token, or nil for a request
@@ -119,9 +131,9 @@ func (l *Limiter) Handler(api http.Handler) http.Handler {
 		case ok:
 			api.ServeHTTP(&refunder{ResponseWriter: w, l: l, b: b, used: used, reset: reset}, r)
 		case b.resource == GraphQL:
-			api.ServeHTTP(w, r.WithContext(withRefusal(r.Context(), b.message())))
+			api.ServeHTTP(w, r.WithContext(withRefusal(r.Context(), l.message(b))))
 		default:
-			writeExceeded(w, b.message())
+			writeExceeded(w, l.message(b))
 		}
 	})
 }
