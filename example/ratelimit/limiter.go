@@ -128,8 +128,10 @@ func (l *Limiter) Handler(api http.Handler) http.Handler {
 		used = min(used, b.limit) // a shared Counter may count past it
 		setHeaders(w.Header(), b, used, reset)
 		switch {
-		case ok:
+		case ok && conditional(r):
 			api.ServeHTTP(&refunder{ResponseWriter: w, l: l, b: b, used: used, reset: reset}, r)
+		case ok:
+			api.ServeHTTP(w, r)
 		case b.resource == GraphQL:
 			api.ServeHTTP(w, r.WithContext(withRefusal(r.Context(), l.message(b))))
 		default:
@@ -143,7 +145,13 @@ func isRateLimitRoute(r *http.Request) bool {
 	return r.URL.Path == "/rate_limit" && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 }
 
-// refunder is the ResponseWriter of a counted request: an answer of 304
+// conditional reports whether r may be answered 304 Not Modified: whether
+// it carries If-None-Match or If-Modified-Since.
+func conditional(r *http.Request) bool {
+	return r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != ""
+}
+
+// refunder is the ResponseWriter of a counted conditional request: an answer of 304
 // gives the request back to its budget before its headers go out, and
 // they show the budget without it.
 type refunder struct {

@@ -73,6 +73,9 @@ func (h *harness) get(path, token, addr string) *http.Response {
 	h.t.Helper()
 	r := httptest.NewRequest(http.MethodGet, path, nil)
 	r.RemoteAddr = addr + ":40000"
+	if path == "/not-modified" {
+		r.Header.Set("If-None-Match", `"v1"`)
+	}
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)
 	}
