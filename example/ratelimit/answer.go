@@ -7,6 +7,7 @@ import (
 
 	"github.com/issuefields/issuefields/example/internal/bearer"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
+	"github.com/issuefields/issuefields/internal/earlyanswer"
 )
 
 // documentationURL is GitHub's page on the primary rate limit, which the
@@ -36,9 +37,20 @@ func setHeaders(h http.Header, b budget, used int, reset time.Time) {
 	h["X-Ratelimit-Resource"] = v[4:5:5]
 }
 
-// writeExceeded answers 403 with message in GitHub's error body.
-func writeExceeded(w http.ResponseWriter, message string) {
+// writeExceeded answers r 403 with message in GitHub's error body. The
+// answer goes out before r's body is read, so it reaches a client that is
+// still sending as the API's own early answers do: it closes the
+// connection, after reading the rest of a body within maxBody bytes
+// (internal/earlyanswer).
+func writeExceeded(w http.ResponseWriter, r *http.Request, message string, maxBody int64) {
+	pending := earlyanswer.Pending(r)
+	if pending {
+		w.Header().Set("Connection", "close")
+	}
 	jsonanswer.Write(w, http.StatusForbidden, errorBody{Message: message, DocumentationURL: documentationURL})
+	if pending {
+		earlyanswer.Finish(w, r, maxBody, 0)
+	}
 }
 
 // writeNotEnabled answers GET /rate_limit with the limit off, as GitHub

@@ -23,7 +23,15 @@ type Config struct {
 	// Objects gives the user and installation IDs that the message of a
 	// spent budget names, the same as the rest of the server shows.
 	Objects webhook.Objects
+	// MaxBodyBytes is the most of a refused request's body that the
+	// Limiter reads after its answer, as the API's handler reads a body
+	// (issuefields.Config.MaxBodyBytes); 0 means 1 MiB, that handler's
+	// default.
+	MaxBodyBytes int64
 }
+
+// defaultMaxBodyBytes is Config.MaxBodyBytes when it is 0.
+const defaultMaxBodyBytes = 1 << 20
 
 // A Limiter enforces the primary rate limit of Config in front of the API's
 // handler (Handler). It is safe for concurrent use.
@@ -32,13 +40,17 @@ type Limiter struct {
 	verifier issuefields.TokenVerifier
 	counter  Counter
 	objects  webhook.Objects
+	maxBody  int64
 }
 
 // New returns the Limiter of cfg.
 func New(cfg Config) *Limiter {
-	l := &Limiter{limits: cfg.Limits, verifier: cfg.Verifier, counter: cfg.Counter, objects: cfg.Objects}
+	l := &Limiter{limits: cfg.Limits, verifier: cfg.Verifier, counter: cfg.Counter, objects: cfg.Objects, maxBody: cfg.MaxBodyBytes}
 	if l.counter == nil {
 		l.counter = NewMemory(nil)
+	}
+	if l.maxBody == 0 {
+		l.maxBody = defaultMaxBodyBytes
 	}
 	return l
 }
@@ -135,7 +147,7 @@ func (l *Limiter) Handler(api http.Handler) http.Handler {
 		case b.resource == GraphQL:
 			api.ServeHTTP(w, r.WithContext(withRefusal(r.Context(), l.message(b))))
 		default:
-			writeExceeded(w, l.message(b))
+			writeExceeded(w, r, l.message(b), l.maxBody)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/issuefields/issuefields/example/datafile"
@@ -123,5 +124,16 @@ func TestRateLimitZeroSendsNoBudgetHeaders(t *testing.T) {
 	a := send(t, http.MethodGet, s.base+"repos/octo-org/hello-world/issues/1/issue-field-values", "demo-writer-token", "")
 	if a.status != http.StatusOK || a.header.Get("x-ratelimit-limit") != "" {
 		t.Errorf("%d with x-ratelimit-limit %q, want 200 without it", a.status, a.header.Get("x-ratelimit-limit"))
+	}
+}
+
+func TestASpentBudgetsAnswerReachesAClientStillSending(t *testing.T) {
+	s := startServer(t, "-rate-limit", "1")
+	values := s.base + "repos/octo-org/hello-world/issues/1/issue-field-values"
+	send(t, http.MethodGet, values, "demo-writer-token", "")
+	body := `{"issue_field_values": [{"field_id": 4, "value": "` + strings.Repeat("x", 512<<10) + `"}]}`
+	a := send(t, http.MethodPost, values, "demo-writer-token", body)
+	if a.status != http.StatusForbidden || !strings.HasPrefix(jsonObject(t, a)["message"].(string), "API rate limit exceeded for user ID ") {
+		t.Errorf("POST of %d bytes with the budget spent = %d %s, want the rate limit's 403", len(body), a.status, a.body)
 	}
 }
