@@ -22,8 +22,8 @@
 # receiver's hook overflows: most events are dropped, which the line of
 # outcomes shows. With 2 connections the queue keeps up.
 #
-# The servers run with their default flags but for the secondary rate limit,
-# which is off, and -debug-addr, whose counters give the deliveries'
+# The servers run with their default flags but for the rate limits, which
+# are off (-rate-limit 0: a run sends more than a budget), and -debug-addr, whose counters give the deliveries'
 # outcomes; their logs go to files. The write is bench/loopback.sh's: POST of
 # ten values to one issue, alternating one of them, so that every write
 # changes one field: one event, one delivery per hook. After each measure the
@@ -57,7 +57,7 @@ start() {
   local name=$1 port=$2 debug_port=$3
   shift 3
   taskset -c 0 "$tmp/example" -addr "127.0.0.1:$port" -debug-addr "127.0.0.1:$debug_port" -data bench/data.json \
-    -write-limit 0 -write-limit-hourly 0 "$@" >/dev/null 2>"$tmp/$name.log" &
+    -write-limit 0 -write-limit-hourly 0 -rate-limit 0 "$@" >/dev/null 2>"$tmp/$name.log" &
   pids+=($!)
   pid[$name]=$! addr[$name]=127.0.0.1:$port debug[$name]=127.0.0.1:$debug_port
   wait_for "http://${addr[$name]}$LIST_PATH"

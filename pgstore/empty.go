@@ -20,14 +20,14 @@ var resetsSQL string
 // dataTables are the tables that Empty empties: all but schema_migrations
 // and resets. accounts comes first, as in the seed methods' transactions,
 // which lock it first.
-const dataTables = `accounts, fields, field_options, repositories, repository_names, issues, hooks, hook_deliveries, write_budgets`
+const dataTables = `accounts, fields, field_options, repositories, repository_names, issues, hooks, hook_deliveries, write_budgets, request_budgets`
 
 // Empty drops everything the store holds, as [seed.Emptier] says, for every
 // Store on the database: organizations and their fields, repositories,
 // issues and their values, the hooks of [Store.Hooks] and their deliveries,
-// and the budgets of the shared write limit. The seed methods then fill it
-// as they fill a new database: repositories get the IDs 1, 2, 3 and so on
-// again, and so do issues, each repository's issue numbers start again,
+// and the budgets of the shared write limit and of the RequestCounter. The
+// seed methods then fill it as they fill a new database: repositories get
+// the IDs 1, 2, 3 and so on again, and so do issues, each repository's issue numbers start again,
 // and a field or an option that [Store.ChangeFields] creates gets an
 // ID above those of the organization's seeded fields. The other counters go
 // on where they were: hook and delivery IDs, the database's own IDs of

@@ -19,3 +19,11 @@ func WriteLimiterKeys(l *WriteLimiter) int {
 	defer l.mu.Unlock()
 	return len(l.leases.byKey)
 }
+
+// SetRequestCounterClock makes the clocks of c and of the database, as c
+// reads it, run d ahead of the time.
+func SetRequestCounterClock(c *RequestCounter, d time.Duration) { c.skew.Store(int64(d)) }
+
+// SweepRequestCounter runs c's sweep once, as its background work does
+// every second.
+func SweepRequestCounter(c *RequestCounter) { c.sweep() }

@@ -46,6 +46,7 @@ var migrations = []migration{
 	{9, "issue versions that a reset never gives again, and a count of resets", resetsSQL},
 	{10, "one version of all that a Snapshot shows of each account, which a kept Snapshot's write checks", accountVersionSQL},
 	{11, "issues as records: IDs, their own fields beside their values, and each repository's last issue number", issueRecordsSQL},
+	{12, "the budgets of the primary rate limit that servers share", requestBudgetsSQL},
 }
 
 // migrateLockClass is the first key of the advisory lock that Migrate takes;

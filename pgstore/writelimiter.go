@@ -134,7 +134,7 @@ func (s *Store) WriteLimiter(limits issuefields.WriteLimits, logger *slog.Logger
 	_ = l.readResets(context.Background())
 	ctx, cancel := context.WithCancel(context.Background())
 	l.stopSweep, l.swept = cancel, make(chan struct{})
-	go l.sweepEvery(ctx)
+	go sweepEvery(ctx, l.swept, l.sweep)
 	return l
 }
 
@@ -228,11 +228,12 @@ func (l *WriteLimiter) take(key string, e *lease) {
 	}
 }
 
-// sweepEvery sweeps every sweepInterval until ctx is done. A sweep that has
-// begun ends: each of its statements is bounded, and what it gives back
-// would be lost if it stopped.
-func (l *WriteLimiter) sweepEvery(ctx context.Context) {
-	defer close(l.swept)
+// sweepEvery calls sweep every sweepInterval until ctx is done, then closes
+// swept. A sweep that has begun ends: each of its statements is bounded,
+// and what it gives back or writes would be lost if it stopped. The shared
+// limits (WriteLimiter, RequestCounter) sweep so.
+func sweepEvery(ctx context.Context, swept chan<- struct{}, sweep func()) {
+	defer close(swept)
 	ticker := time.NewTicker(sweepInterval)
 	defer ticker.Stop()
 	for {
@@ -240,7 +241,7 @@ func (l *WriteLimiter) sweepEvery(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-ticker.C:
-			l.sweep()
+			sweep()
 		}
 	}
 }
@@ -313,19 +314,25 @@ func (l *WriteLimiter) Close() {
 	})
 }
 
-// limiterSet is the WriteLimiters of a Store that are not closed, which
-// [Store.Empty] tells of the reset at once.
+// limiterSet is the shared limits of a Store that are not closed (its
+// WriteLimiters and RequestCounters), which [Store.Empty] tells of the
+// reset at once.
 type limiterSet struct {
 	mu  sync.Mutex
-	set map[*WriteLimiter]struct{}
+	set map[emptiedTeller]struct{}
 }
 
+// An emptiedTeller is a shared limit that forgets what it holds of the
+// table's budgets when the store is emptied (emptied), which makes resets
+// the count of resets.
+type emptiedTeller interface{ emptied(resets int64) }
+
 // add adds l, and returns the function that removes it.
-func (ls *limiterSet) add(l *WriteLimiter) (remove func()) {
+func (ls *limiterSet) add(l emptiedTeller) (remove func()) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if ls.set == nil {
-		ls.set = make(map[*WriteLimiter]struct{})
+		ls.set = make(map[emptiedTeller]struct{})
 	}
 	ls.set[l] = struct{}{}
 	return func() {
@@ -366,9 +373,18 @@ func (l *WriteLimiter) readResets(ctx context.Context) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.resets >= 0 && resets > l.resets {
+	if sawReset(&l.resets, resets) {
 		l.leases = leases{max: l.leases.max}
 	}
-	l.resets = max(l.resets, resets)
 	return nil
+}
+
+// sawReset reports whether resets, the count of resets that a shared limit
+// has just read, counts a reset that seen, the count that it saw last (-1
+// before the first), does not, and makes seen the larger of the two. The
+// first count read only tells where the count stands.
+func sawReset(seen *int64, resets int64) bool {
+	newer := *seen >= 0 && resets > *seen
+	*seen = max(*seen, resets)
+	return newer
 }

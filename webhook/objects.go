@@ -44,6 +44,20 @@ func (o Objects) dir() Directory {
 	return o.Directory
 }
 
+// AccountID returns the ID of the account login (a user, a bot or an
+// organization), as payloads and the stand-in's other answers show it: the
+// Directory's, or else one derived from the login.
+func (o Objects) AccountID(login string) int64 {
+	return cmp.Or(o.dir().Account(login).ID, ids.AccountID(login))
+}
+
+// InstallationID returns the ID of the app installation whose bot is login,
+// as payloads and the stand-in's other answers show it: the Directory's, or
+// else one derived from the login.
+func (o Objects) InstallationID(login string) int64 {
+	return cmp.Or(o.dir().Account(login).InstallationID, ids.InstallationID(login))
+}
+
 // IssueObject is GitHub's issue object (the REST issue, whose properties
 // are those of webhooks_issue): encoding/json renders it as GitHub does.
 type IssueObject struct {

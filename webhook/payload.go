@@ -235,8 +235,7 @@ func (o Objects) fieldEvent(e *issuefields.Event, c *issuefields.FieldChange) is
 		body.Organization = &org
 	}
 	if e.Actor.Kind == issuefields.AppInstallationToken {
-		id := cmp.Or(o.dir().Account(e.Actor.Login).InstallationID, ids.InstallationID(e.Actor.Login))
-		body.Installation = &simpleInstall{ID: id, NodeID: ids.Account(ids.KindInstallation, e.Actor.Login)}
+		body.Installation = &simpleInstall{ID: o.InstallationID(e.Actor.Login), NodeID: ids.Account(ids.KindInstallation, e.Actor.Login)}
 	}
 	switch {
 	case c.After == nil:
@@ -286,7 +285,7 @@ func valueOf(issue issuefields.Issue, f *issuefields.Field, v *issuefields.Value
 // when the caller knows it, or "".
 func (o Objects) user(login, kind string) simpleUser {
 	d := o.dir().Account(login)
-	id := cmp.Or(d.ID, ids.AccountID(login))
+	id := o.AccountID(login)
 	kind = cmp.Or(d.Type, kind)
 	if kind == "" {
 		kind = "User"

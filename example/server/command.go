@@ -19,6 +19,7 @@ import (
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/issues"
 	"github.com/issuefields/issuefields/example/metrics"
+	"github.com/issuefields/issuefields/example/ratelimit"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/webhook"
@@ -108,6 +109,15 @@ type Command struct {
 	// (issuefields.NewWriteLimiter); pgstore's command gives the limiter
 	// that the servers sharing its database share.
 	WriteLimiter func(limits issuefields.WriteLimits, logger *slog.Logger) (l issuefields.WriteLimiter, stop func())
+
+	// RequestCounter, if not nil, returns the Counter of the primary rate
+	// limit's budgets, given the server's log; Run calls it only when
+	// -rate-limit is not 0, after Open, and calls stop after the server has
+	// stopped, before closeStore. A reset calls the Counter's Reset.
+	// Without RequestCounter, each server process counts its own requests
+	// (ratelimit.NewMemory); pgstore's command gives the Counter that the
+	// servers sharing its database share.
+	RequestCounter func(logger *slog.Logger) (c ratelimit.Counter, stop func())
 }
 
 // Main runs c with the process's command line until the process gets SIGINT
@@ -158,6 +168,14 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	defer stopLimiter()
 	fresh, _ := limiter.(*freshLimiter)
 	tokens := newLiveTokens(d.Tokens)
+	counter, stopCounter := c.requestCounter(opts.rateLimit, logger)
+	defer stopCounter()
+	limits := ratelimit.New(ratelimit.Config{
+		Limits:   opts.rateLimits(),
+		Verifier: tokens,
+		Counter:  counter,
+		Objects:  webhook.Objects{Directory: d.File.Directory()},
+	})
 	journal := new(standin.Journal)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
@@ -205,7 +223,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	api := withEpochMarks(withCORS(h, opts.vendor), d.store)
+	api := withEpochMarks(withCORS(limits.Handler(h), opts.vendor), d.store)
 	// closing ends the page's event streams when the graceful stop begins.
 	closing := make(chan struct{})
 	var tools http.Handler
@@ -216,7 +234,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 			AdminToken: opts.adminToken,
 			Hosts:      opts.hosts(ln.Addr().String()),
 			Journal:    journal,
-			Reset:      newResetter(d, opts, g, hooks, tokens, fresh, journal).reset,
+			Reset:      newResetter(d, opts, g, hooks, tokens, fresh, limits, journal).reset,
 			State:      page.state,
 			Redeliver:  page.redeliver,
 			Closing:    closing,
@@ -279,4 +297,14 @@ func (c Command) writeLimiter(limits issuefields.WriteLimits, logger *slog.Logge
 		return newFreshLimiter(limits), func() {}
 	}
 	return c.WriteLimiter(limits, logger)
+}
+
+// requestCounter returns the Counter of the primary rate limit, and the
+// function that stops it: without c.RequestCounter, or with the limit off
+// (perHour 0), a ratelimit.Memory.
+func (c Command) requestCounter(perHour int, logger *slog.Logger) (ratelimit.Counter, func()) {
+	if c.RequestCounter == nil || perHour == 0 {
+		return ratelimit.NewMemory(nil), func() {}
+	}
+	return c.RequestCounter(logger)
 }

@@ -310,7 +310,8 @@ func shellWords(t *testing.T, s string) []string {
 }
 
 func TestFlags(t *testing.T) {
-	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500, logFormat: "text",
+	defaults := options{addr: "127.0.0.1:8080", prefix: "", vendor: "Service", writeLimit: 80, writeLimitHourly: 500,
+		rateLimit: 5000, rateLimitAnonymous: 1000, logFormat: "text",
 		readTimeout: 30 * time.Second, idleTimeout: time.Minute, maxConns: 1024, tools: true}
 	with := func(change func(*options)) options {
 		o := defaults
@@ -328,6 +329,8 @@ func TestFlags(t *testing.T) {
 			with(func(o *options) { o.addr, o.prefix, o.vendor = ":9000", "/api/v3", "GitHub" })},
 		{[]string{"-write-limit", "0", "-write-limit-hourly", "20"},
 			with(func(o *options) { o.writeLimit, o.writeLimitHourly = 0, 20 })},
+		{[]string{"-rate-limit", "0", "-rate-limit-anonymous", "60"},
+			with(func(o *options) { o.rateLimit, o.rateLimitAnonymous = 0, 60 })},
 		{[]string{"-log-level", "WARN"}, with(func(o *options) { o.logLevel = slog.LevelWarn })},
 		{[]string{"-webhook", "http://127.0.0.1:9999/hook", "-webhook-secret", "s3cret"},
 			with(func(o *options) { o.webhookURL, o.webhookSecret = "http://127.0.0.1:9999/hook", "s3cret" })},

@@ -21,7 +21,8 @@ const corsMaxAge = "86400"
 // holds.
 func withCORS(api http.Handler, vendor string) http.Handler {
 	expose := strings.Join([]string{
-		"ETag", "Link", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
+		"ETag", "Link", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-used",
+		"x-ratelimit-reset", "x-ratelimit-resource",
 		"X-OAuth-Scopes", "X-Accepted-OAuth-Scopes", "X-Poll-Interval",
 		"Location", "Retry-After", "X-" + vendor + "-Request-Id", "X-Accepted-" + vendor + "-Permissions",
 	}, ", ")

@@ -26,7 +26,8 @@ func preflight(t *testing.T, url string) answer {
 }
 
 // wantExposed is Access-Control-Expose-Headers with -vendor GitHub.
-const wantExposed = "ETag, Link, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, X-OAuth-Scopes, " +
+const wantExposed = "ETag, Link, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-used, x-ratelimit-reset, x-ratelimit-resource, " +
+	"X-OAuth-Scopes, " +
 	"X-Accepted-OAuth-Scopes, X-Poll-Interval, Location, Retry-After, X-GitHub-Request-Id, X-Accepted-GitHub-Permissions"
 
 func TestPreflightIsAnsweredWithoutAToken(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/ratelimit"
 	"github.com/issuefields/issuefields/webhook"
 )
 
@@ -26,6 +27,7 @@ import (
 type options struct {
 	addr, prefix, vendor                   string
 	writeLimit, writeLimitHourly, maxConns int
+	rateLimit, rateLimitAnonymous          int
 	webhookURL, webhookSecret, dataFile    string
 	logFormat, debugAddr                   string
 	tlsCert, tlsKey, adminToken            string
@@ -64,6 +66,11 @@ func (opts options) writeLimits() issuefields.WriteLimits {
 	return issuefields.WriteLimits{PerMinute: off(opts.writeLimit), PerHour: off(opts.writeLimitHourly)}
 }
 
+// rateLimits returns the primary rate limit's budgets for opts.
+func (opts options) rateLimits() ratelimit.Limits {
+	return ratelimit.Limits{PerHour: opts.rateLimit, Anonymous: opts.rateLimitAnonymous}
+}
+
 // server returns the http.Server that serves h with the bounds of opts. Its
 // IdleTimeout is the longest duration when -idle-timeout is 0, because
 // http.Server bounds idle connections by ReadTimeout when IdleTimeout is 0.
@@ -100,6 +107,8 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&opts.vendor, "vendor", "Service", "`word` in the API's header names, as in X-Service-Api-Version; GitHub gives GitHub's names")
 	fs.IntVar(&opts.writeLimit, "write-limit", defaultWritesPerMinute, "most writes a minute per token; 0 turns the limit off")
 	fs.IntVar(&opts.writeLimitHourly, "write-limit-hourly", defaultWritesPerHour, "most writes an hour per token; 0 turns the limit off")
+	fs.IntVar(&opts.rateLimit, "rate-limit", ratelimit.DefaultPerHour, "most requests an hour per principal (its core budget, and the points of its graphql budget), as GitHub's primary rate limit; search has 30 a minute; 0 turns every budget and the x-ratelimit-* headers off")
+	fs.IntVar(&opts.rateLimitAnonymous, "rate-limit-anonymous", ratelimit.DefaultAnonymous, "most requests an hour per client address, for callers without a token or with a bad one (GitHub's is 60)")
 	fs.StringVar(&opts.webhookURL, "webhook", "", "`URL` of an organization hook, created at start-up unless it exists, for every organization: it gets an issues delivery per changed field, as GitHub sends them, signed with -webhook-secret (hooks are managed through GitHub's /orgs/{org}/hooks and /repos/{owner}/{repo}/hooks routes)")
 	fs.StringVar(&opts.webhookSecret, "webhook-secret", "", "`secret` that signs the deliveries of -webhook's hooks (X-<Vendor>-Signature-256; X-Hub-Signature-256 with -vendor GitHub)")
 	fs.StringVar(&opts.baseURL, "base-url", "", "public `URL` of the API, its path included (such as https://example.com/api/v3 with -prefix /api/v3): every absolute URL the server writes (Link, Location, webhook bodies, hook URLs) is under it; without it, Link and Location follow each request's Host, and webhook bodies and hook URLs are under the listening address and -prefix, as http:// or, with -tls-cert, https://")
@@ -145,6 +154,8 @@ func (c Command) parseFlags(args []string, stdout io.Writer) (options, error) {
 		{opts.debugAddr != "" && debugAddrErr != nil, fmt.Errorf("-debug-addr %q: want host:port, such as 127.0.0.1:6060", opts.debugAddr)},
 		{prefixErr != nil, prefixErr},
 		{opts.writeLimit < 0 || opts.writeLimitHourly < 0, errors.New("-write-limit and -write-limit-hourly: want a count of writes, or 0 to turn the limit off")},
+		{opts.rateLimit < 0, errors.New("-rate-limit: want a count of requests an hour, or 0 to turn the primary rate limit off")},
+		{opts.rateLimitAnonymous < 1, errors.New("-rate-limit-anonymous: want a count of requests an hour, at least 1")},
 		{opts.readTimeout < 0 || opts.writeTimeout < 0 || opts.idleTimeout < 0,
 			errors.New("-read-timeout, -write-timeout and -idle-timeout: want a duration such as 30s, or 0 for no bound")},
 		{(opts.tlsCert == "") != (opts.tlsKey == ""), errors.New("-tls-cert and -tls-key: give both, the certificate and its private key, or neither")},

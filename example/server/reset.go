@@ -11,6 +11,7 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
+	"github.com/issuefields/issuefields/example/ratelimit"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/seed"
 	"github.com/issuefields/issuefields/webhook"
@@ -20,13 +21,13 @@ import (
 // /_issuefields/reset, as one atomic step: it shuts the gate of the API's
 // requests, empties the store, drops the deliveries of the old state, loads
 // the data file into the store again, re-creates the -webhook hooks, starts
-// the tokens, the write limits and the recorded requests afresh, and opens
-// the gate. A request is served wholly before a reset or wholly after it, and
-// resets take turns. An error that wraps standin.ErrNoReset refuses the
+// the tokens, the write limits, the primary rate limit's budgets and the
+// recorded requests afresh, and opens the gate. A request is served wholly
+// before a reset or wholly after it, and resets take turns. An error that wraps standin.ErrNoReset refuses the
 // reset, having changed nothing; it is answered 501 with the error's
 // message. What else a reset restores joins the same step: what the store
 // keeps, in what fill loads (one transaction for a shared store), and what
-// the process keeps, beside the tokens and the write limits.
+// the process keeps, beside the tokens, the write limits and the budgets.
 type resetter struct {
 	mu sync.Mutex
 	// replace empties the store and calls fill with the store to load the
@@ -40,6 +41,7 @@ type resetter struct {
 	hooks   *webhook.Notifier
 	tokens  *liveTokens
 	limiter *freshLimiter // nil when the Command gives the limiter
+	budgets *ratelimit.Limiter
 	journal *standin.Journal
 }
 
@@ -60,9 +62,10 @@ type reloader interface {
 
 // newResetter returns the resetter of the server that serves d with the
 // options opts, whose requests pass g and whose deliveries hooks sends, with
-// the tokens and limiter that the handler uses, and journal.
-func newResetter(d *dataset, opts options, g *gate, hooks *webhook.Notifier, tokens *liveTokens, limiter *freshLimiter, journal *standin.Journal) *resetter {
-	r := &resetter{data: d, opts: opts, gate: g, hooks: hooks, tokens: tokens, limiter: limiter, journal: journal}
+// the tokens and limiter that the handler uses, the primary rate limit's
+// budgets, and journal.
+func newResetter(d *dataset, opts options, g *gate, hooks *webhook.Notifier, tokens *liveTokens, limiter *freshLimiter, budgets *ratelimit.Limiter, journal *standin.Journal) *resetter {
+	r := &resetter{data: d, opts: opts, gate: g, hooks: hooks, tokens: tokens, limiter: limiter, budgets: budgets, journal: journal}
 	switch s := d.store.Data.(type) {
 	case reloader:
 		r.replace = s.Reload
@@ -114,6 +117,7 @@ func (r *resetter) reset(ctx context.Context) error {
 	if r.limiter != nil {
 		r.limiter.renew()
 	}
+	r.budgets.Reset()
 	r.journal.Clear()
 	return nil
 }

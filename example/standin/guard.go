@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/issuefields/issuefields/example/internal/bearer"
 	"github.com/issuefields/issuefields/example/internal/jsonanswer"
 )
 
@@ -59,20 +60,10 @@ func ownOrigin(r *http.Request) string {
 // are compared in constant time, so that neither the token's bytes nor its
 // length show in the time of an answer.
 func presents(r *http.Request, want [sha256.Size]byte) bool {
-	token, ok := bearer(r)
+	token, ok := bearer.Token(r)
 	if !ok {
 		_, token, ok = r.BasicAuth()
 	}
 	got := sha256.Sum256([]byte(token))
 	return ok && subtle.ConstantTimeCompare(got[:], want[:]) == 1
-}
-
-// bearer returns the token of r's Authorization header when its scheme is
-// Bearer or token, as the API takes them.
-func bearer(r *http.Request) (string, bool) {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") {
-		return "", false
-	}
-	return strings.TrimSpace(token), true
 }

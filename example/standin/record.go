@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/issuefields/issuefields/example/internal/bearer"
 	"github.com/issuefields/issuefields/example/internal/statuswriter"
 )
 
@@ -50,7 +51,7 @@ func (j *Journal) record(r *http.Request, start time.Time, status int, body *cap
 	req := newRequest(r.Method, r.URL.Path, r.URL.RawQuery, maskQuery, kept, size)
 	req.Time, req.Status = start.UTC(), status
 	req.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	if token, ok := bearer(r); ok && token != "" {
+	if token, ok := bearer.Token(r); ok && token != "" {
 		req.Login = login(token)
 	}
 	j.add(req)

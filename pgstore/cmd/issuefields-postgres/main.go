@@ -42,6 +42,9 @@
 // per token for every server that shares the database, kept in it by
 // pgstore.Store.WriteLimiter, so that a token's writes spread over several
 // servers, or across a restart, are limited as one server would limit them.
+// So are the budgets of the primary rate limit (-rate-limit,
+// -rate-limit-anonymous), kept by pgstore.Store.RequestCounter, within the
+// slack that it states.
 //
 // issuefields-postgres -h lists its flags, and issuefields-postgres -version
 // says which module, version and revision it was built from. It is a module

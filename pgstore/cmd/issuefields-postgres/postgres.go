@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/ratelimit"
 	"github.com/issuefields/issuefields/example/server"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/pgstore"
@@ -62,10 +63,15 @@ func command() server.Command {
 			return server.Store{Data: s, Hooks: s.Hooks()}, closeStore, nil
 		},
 		// The servers that share the database share each token's budget of
-		// writes.
+		// writes,
 		WriteLimiter: func(limits issuefields.WriteLimits, logger *slog.Logger) (issuefields.WriteLimiter, func()) {
 			l := opened.WriteLimiter(limits, logger)
 			return l, l.Close
+		},
+		// and each principal's budgets of the primary rate limit.
+		RequestCounter: func(logger *slog.Logger) (ratelimit.Counter, func()) {
+			c := opened.RequestCounter(logger)
+			return c, c.Close
 		},
 	}
 }
