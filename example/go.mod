@@ -1,6 +1,6 @@
 module github.com/issuefields/issuefields/example
 
-go 1.24.0
+go 1.25
 
 require (
 	github.com/issuefields/issuefields v0.0.0
@@ -10,11 +10,13 @@ require (
 )
 
 require (
+	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect
+	github.com/vektah/gqlparser/v2 v2.5.64 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.34.0 // indirect

@@ -17,6 +17,7 @@ var routeTemplates = []string{
 	"/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values/{issue_field_id}",
 	"/orgs/{org}/issue-fields",
 	"/orgs/{org}/issue-fields/{issue_field_id}",
+	"/graphql",
 }
 
 // hookTemplates are the paths of the hooks' routes below an organization's
@@ -57,6 +58,10 @@ func newRouteNames(prefix string) *routeNames {
 	}
 	for _, t := range templates {
 		mux.Handle(prefix+t, routeName(t))
+	}
+	if prefix == "/api/v3" {
+		// GitHub Enterprise Server's GraphQL path, beside its REST API.
+		mux.Handle("/api/graphql", routeName("/graphql"))
 	}
 	for _, t := range []string{"/healthz", "/readyz", toolpath.Root} {
 		mux.Handle(t, routeName(t))

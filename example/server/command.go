@@ -17,6 +17,7 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
+	"github.com/issuefields/issuefields/example/graphql"
 	"github.com/issuefields/issuefields/example/metrics"
 	"github.com/issuefields/issuefields/example/standin"
 	"github.com/issuefields/issuefields/memstore"
@@ -183,6 +184,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	gql := graphql.New(graphql.Config{Store: d.store.Data, BaseURL: urls.api, WebURL: urls.web})
 	// gate makes each reset one step for the requests that read or change
 	// the state.
 	g := new(gate)
@@ -194,7 +196,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		Logger:       logger,
 		Notifier:     notifier,
 		WriteLimiter: limiter,
-		Routes:       hookRoutes,
+		Routes:       append(hookRoutes, gql.Route()),
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,211 @@
+package graphql
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/webhook"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// Path is the path of the GraphQL route below the API's prefix.
+const Path = "/graphql"
+
+// Config configures a Server.
+type Config struct {
+	// Store is the store of the issuefields handler the route is mounted
+	// on. Lists of issues and node(id:) for issues and repositories need
+	// it to be an issuefields.IssueStore; over another store they find
+	// none.
+	Store issuefields.Store
+	// BaseURL and WebURL are those of the API's objects (webhook.Objects):
+	// an issue's url is its page under WebURL.
+	BaseURL, WebURL string
+	// RateLimited, when set, tells whether the caller's graphql budget of
+	// the primary rate limit is spent, and the message to answer with:
+	// then the request is answered 200 with one error of type
+	// RATE_LIMITED, and nothing runs.
+	RateLimited func(context.Context) (message string, refused bool)
+}
+
+// Server serves GraphQL requests.
+type Server struct {
+	cfg     Config
+	schema  *ast.Schema
+	objects webhook.Objects
+	issues  issuefields.IssueStore
+	docs    documents
+}
+
+// New returns the Server of cfg.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, schema: schema(), objects: webhook.Objects{BaseURL: cfg.BaseURL, WebURL: cfg.WebURL},
+		docs: documents{max: maxDocuments}}
+	s.issues, _ = cfg.Store.(issuefields.IssueStore)
+	return s
+}
+
+// Route returns the route that serves POST /graphql, to be mounted on the
+// issuefields handler (issuefields.Config.Routes).
+func (s *Server) Route() issuefields.Route {
+	return issuefields.Route{Method: http.MethodPost, Path: Path, Permissions: "issues=read", Serve: s.serve,
+		DocumentationURL: "https://docs.github.com/graphql"}
+}
+
+// request is the body of a GraphQL request.
+type request struct {
+	Query         string         `json:"query"`
+	Variables     map[string]any `json:"variables"`
+	OperationName string         `json:"operationName"`
+}
+
+// serve answers one GraphQL request.
+func (s *Server) serve(c *issuefields.Call) error {
+	if err := c.RequireToken(); err != nil {
+		return err
+	}
+	if s.cfg.RateLimited != nil {
+		if msg, refused := s.cfg.RateLimited(c.Request().Context()); refused {
+			return answer(c, nil, []gqlError{{message: msg, typ: typeRateLimited}}, false)
+		}
+	}
+	req, err := readRequest(c)
+	if err != nil {
+		return err
+	}
+	doc := s.docs.get(req.Query)
+	if doc.errs != nil {
+		return answer(c, nil, doc.errs, false)
+	}
+	op, msg := operation(doc.doc, req.OperationName)
+	if op == nil {
+		return answer(c, nil, []gqlError{{message: msg, locations: []gqlerror.Location{}}}, false)
+	}
+	vars, err := validator.VariableValues(s.schema, op, req.Variables)
+	if err != nil {
+		return answer(c, nil, []gqlError{variablesError(err)}, false)
+	}
+	e := &exec{s: s, call: c, doc: doc.doc, vars: vars}
+	if berr := e.bounds(op.SelectionSet); berr != nil {
+		return answer(c, nil, []gqlError{*berr}, false)
+	}
+	root := "Query"
+	if op.Operation == ast.Mutation {
+		root = "Mutation"
+		if err := c.LimitWrites(len(e.fields(root, op.SelectionSet))); err != nil {
+			_, message := c.Explain(err)
+			return answer(c, nil, []gqlError{{message: message, typ: typeRateLimited, locations: locationOf(op.Position)}}, true)
+		}
+	} else {
+		c.ReadOnly()
+	}
+	e.buf = make([]byte, 0, 1024)
+	e.buf = append(e.buf, `{"data":`...)
+	mark := len(e.buf)
+	var ok bool
+	if root == "Query" {
+		ok = e.object(root, op.SelectionSet, e.query)
+	} else {
+		ok = e.object(root, op.SelectionSet, e.mutation)
+	}
+	if e.fatal != nil {
+		return e.fatal
+	}
+	if !ok {
+		e.buf = append(e.buf[:mark], "null"...)
+	}
+	if len(e.errs) > 0 {
+		e.buf = append(e.buf, `,"errors":`...)
+		e.buf = appendErrors(e.buf, e.errs)
+	}
+	e.buf = append(e.buf, "}\n"...)
+	c.WriteBody(http.StatusOK, e.buf)
+	return nil
+}
+
+// readRequest reads the body: a JSON object with the query, and perhaps
+// variables and operationName; anything else is 400.
+func readRequest(c *issuefields.Call) (request, error) {
+	var req request
+	obj, err := c.ReadObject()
+	if err != nil {
+		return req, err
+	}
+	raw, ok := obj["query"]
+	if !ok || json.Unmarshal(raw, &req.Query) != nil || req.Query == "" {
+		return req, c.BadRequest(`The body needs "query", a GraphQL document as a string.`)
+	}
+	if raw, ok := obj["variables"]; ok && json.Unmarshal(raw, &req.Variables) != nil {
+		return req, c.BadRequest(`"variables" must be an object (or null).`)
+	}
+	if raw, ok := obj["operationName"]; ok {
+		var name *string
+		if json.Unmarshal(raw, &name) != nil {
+			return req, c.BadRequest(`"operationName" must be a string (or null).`)
+		}
+		if name != nil {
+			req.OperationName = *name
+		}
+	}
+	return req, nil
+}
+
+// operation returns the operation of doc that name selects, or nil and why
+// none is.
+func operation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, string) {
+	if name == "" {
+		if len(doc.Operations) != 1 {
+			return nil, "An operation name is required"
+		}
+		op := doc.Operations[0]
+		if op.Operation == ast.Subscription {
+			return nil, "Subscriptions are not supported"
+		}
+		return op, ""
+	}
+	op := doc.Operations.ForName(name)
+	if op == nil {
+		return nil, "No operation named \"" + name + "\""
+	}
+	if op.Operation == ast.Subscription {
+		return nil, "Subscriptions are not supported"
+	}
+	return op, ""
+}
+
+// variablesError returns the error of variables that do not fit their
+// declarations.
+func variablesError(err error) gqlError {
+	out := gqlError{message: err.Error(), locations: []gqlerror.Location{}, extensions: []string{"code", "variableMismatch"}}
+	if ge, ok := err.(*gqlerror.Error); ok {
+		out.message = "Variable " + ge.Message
+		if len(ge.Path) > 1 {
+			out.message = "Variable $" + ge.Path[1:].String() + " " + ge.Message
+		}
+	}
+	return out
+}
+
+// answer writes an answer of errors alone (data is nil), or of data and
+// errors. It is used for answers decided before execution; withData writes
+// "data": null before the errors, as GitHub does for an execution error.
+func answer(c *issuefields.Call, data []byte, errs []gqlError, withData bool) error {
+	buf := make([]byte, 0, 256)
+	buf = append(buf, '{')
+	if withData || data != nil {
+		buf = append(buf, `"data":`...)
+		if data == nil {
+			data = []byte("null")
+		}
+		buf = append(append(buf, data...), ',')
+	}
+	buf = append(buf, `"errors":`...)
+	buf = appendErrors(buf, errs)
+	buf = append(buf, "}\n"...)
+	c.WriteBody(http.StatusOK, buf)
+	return nil
+}
