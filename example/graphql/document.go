@@ -92,6 +92,7 @@ func prepare(query string) *document {
 		errs := make([]gqlError, len(list))
 		for i, e := range list {
 			errs[i] = validationError(e)
+			errs[i].path = pathAt(doc, e.Locations)
 		}
 		return &document{errs: errs}
 	}
@@ -129,4 +130,51 @@ func depthOf(doc *ast.QueryDocument, set ast.SelectionSet, depth int) int {
 		deepest = max(deepest, d)
 	}
 	return deepest
+}
+
+// pathAt returns the path of the field at locs, an error's location, as
+// GitHub gives a validation error's: the operation ("query", or "query
+// Name") or the fragment ("fragment Name"), then the fields down to it; nil
+// when no field is there.
+func pathAt(doc *ast.QueryDocument, locs []gqlerror.Location) []any {
+	if len(locs) != 1 {
+		return nil
+	}
+	for _, op := range doc.Operations {
+		root := string(op.Operation)
+		if op.Name != "" {
+			root += " " + op.Name
+		}
+		if p := fieldPath(op.SelectionSet, locs[0], []any{root}); p != nil {
+			return p
+		}
+	}
+	for _, f := range doc.Fragments {
+		if p := fieldPath(f.SelectionSet, locs[0], []any{"fragment " + f.Name}); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// fieldPath returns path followed by the fields of set down to the one at
+// loc, or nil.
+func fieldPath(set ast.SelectionSet, loc gqlerror.Location, path []any) []any {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			here := append(path[:len(path):len(path)], s.Alias)
+			if s.Position != nil && s.Position.Line == loc.Line && s.Position.Column == loc.Column {
+				return here
+			}
+			if p := fieldPath(s.SelectionSet, loc, here); p != nil {
+				return p
+			}
+		case *ast.InlineFragment:
+			if p := fieldPath(s.SelectionSet, loc, path); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
 }
