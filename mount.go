@@ -112,6 +112,18 @@ func (c *Call) ReadObject() (map[string]json.RawMessage, error) {
 	return readObject(c.c.w, c.r, c.h.maxBodyBytes)
 }
 
+// ReadJSON reads the request's body as ReadObject does, with the same
+// refusals, and returns it whole: a JSON object, valid, that repeats no key
+// in any object, for a route that decodes it its own way. It reads the body
+// once: call it, or ReadObject, once.
+func (c *Call) ReadJSON() ([]byte, error) {
+	body, err := readBody(c.c.w, c.r, c.h.maxBodyBytes, &objectBody)
+	if err != nil {
+		return nil, err
+	}
+	return body.whole, nil
+}
+
 // LimitWrite applies the secondary rate limit of writes (Config.WriteLimits,
 // Config.WriteLimiter) to the request, once however often it is called, and
 // returns the 422 with Retry-After of a caller over it. A route that writes

@@ -23,43 +23,36 @@ const (
 type document struct {
 	doc  *ast.QueryDocument
 	errs []gqlError
+	// fields keeps the fields that exec.fields collects for an object
+	// type from a selection set, when the document has no @skip or
+	// @include (whose variables could change them), by fieldsKey.
+	fields    sync.Map
+	cacheable bool
 }
 
-// documents keeps documents by their text, so that a query sent again is
-// neither parsed nor validated again. It keeps at most max of them; when it
-// is full it forgets one at random to make room, which keeps it simple and
-// lock-cheap, and a client's few queries stay in it.
-type documents struct {
-	mu  sync.RWMutex
-	max int
-	m   map[string]*document
+// fieldsKey names a selection set, by its first selection, and the type of
+// the object it is collected for.
+type fieldsKey struct {
+	typ   string
+	first ast.Selection
 }
+
+// documents keeps documents by their text (the JSON string of the body),
+// so that a query sent again is neither parsed nor validated again.
+type documents struct{ bounded[*document] }
 
 // maxDocuments bounds the documents kept: a few thousand queries of up to
 // 64 KiB each at the very worst.
 const maxDocuments = 1024
 
-// get returns the document of query, parsed and validated once.
-func (d *documents) get(query string) *document {
-	d.mu.RLock()
-	doc, ok := d.m[query]
-	d.mu.RUnlock()
-	if ok {
+// get returns the document of query, a JSON string as the body has it,
+// parsed and validated once.
+func (d *documents) get(query []byte) *document {
+	if doc, ok := d.bounded.get(query); ok {
 		return doc
 	}
-	doc = prepare(query)
-	d.mu.Lock()
-	if d.m == nil {
-		d.m = make(map[string]*document)
-	}
-	if len(d.m) >= d.max {
-		for k := range d.m {
-			delete(d.m, k)
-			break
-		}
-	}
-	d.m[query] = doc
-	d.mu.Unlock()
+	doc := prepare(text(query))
+	d.put(string(query), doc)
 	return doc
 }
 
@@ -104,7 +97,42 @@ func prepare(query string) *document {
 				extensions: []string{"code", "maxDepthExceeded"}}}}
 		}
 	}
-	return &document{doc: doc}
+	return &document{doc: doc, cacheable: !hasDirectives(doc)}
+}
+
+// hasDirectives reports whether a selection of doc has a directive.
+func hasDirectives(doc *ast.QueryDocument) bool {
+	var in func(set ast.SelectionSet) bool
+	in = func(set ast.SelectionSet) bool {
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				if len(s.Directives) > 0 || in(s.SelectionSet) {
+					return true
+				}
+			case *ast.InlineFragment:
+				if len(s.Directives) > 0 || in(s.SelectionSet) {
+					return true
+				}
+			case *ast.FragmentSpread:
+				if len(s.Directives) > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, op := range doc.Operations {
+		if in(op.SelectionSet) {
+			return true
+		}
+	}
+	for _, f := range doc.Fragments {
+		if in(f.SelectionSet) {
+			return true
+		}
+	}
+	return false
 }
 
 // depthOf returns the depth of set, at depth: the most fields nested in one

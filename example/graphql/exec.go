@@ -16,6 +16,8 @@ type exec struct {
 	s    *Server
 	call *issuefields.Call
 	doc  *ast.QueryDocument
+	// kept is the document as kept, whose collected fields exec reuses.
+	kept *document
 	vars map[string]any
 	buf  []byte
 	errs []gqlError
@@ -37,8 +39,20 @@ func (e *exec) fail(f *ast.Field, typ, message string) bool {
 // order, with fragments spread, skipped and included ones decided, and the
 // fields of one response name merged.
 func (e *exec) fields(typ string, set ast.SelectionSet) []*ast.Field {
+	if len(set) == 0 {
+		return nil
+	}
+	cache := e.kept != nil && e.kept.cacheable
+	if cache {
+		if f, ok := e.kept.fields.Load(fieldsKey{typ, set[0]}); ok {
+			return f.([]*ast.Field)
+		}
+	}
 	var out []*ast.Field
 	e.collect(typ, set, &out)
+	if cache {
+		e.kept.fields.Store(fieldsKey{typ, set[0]}, out)
+	}
 	return out
 }
 

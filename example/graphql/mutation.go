@@ -27,7 +27,7 @@ func (e *exec) mutation(f *ast.Field) bool {
 	input, _ := e.arg(f, "input").(map[string]any)
 	issueID, _ := input["issueId"].(string)
 	notFound := "Could not resolve to a node with the global id of '" + issueID + "'."
-	n, err := ids.Decode(issueID)
+	n, err := e.s.decode(issueID)
 	if err != nil || n.Kind != ids.KindIssue || e.s.issues == nil {
 		return e.fail(f, typeNotFound, notFound)
 	}
@@ -95,7 +95,7 @@ func (e *exec) setValues(input map[string]any) func(issuefields.Snapshot) (issue
 		var problems []any
 		for i, it := range items {
 			item, _ := it.(map[string]any)
-			fieldID, problem := fieldOf(item, snap)
+			fieldID, problem := e.fieldOf(item, snap)
 			if problem != "" {
 				problems = append(problems, "issueFields["+strconv.Itoa(i)+"]: "+problem)
 				continue
@@ -104,7 +104,7 @@ func (e *exec) setValues(input map[string]any) func(issuefields.Snapshot) (issue
 				deleted = append(deleted, fieldID)
 				continue
 			}
-			value, problem := valueItem(item, snap.Fields, fieldID)
+			value, problem := e.valueItem(item, snap.Fields, fieldID)
 			if problem != "" {
 				problems = append(problems, "issueFields["+strconv.Itoa(i)+"]: "+problem)
 				continue
@@ -128,9 +128,9 @@ func (e *exec) setValues(input map[string]any) func(issuefields.Snapshot) (issue
 
 // fieldOf returns the ID of the field that item's fieldId names, one of the
 // fields of the issue's organization, or what is wrong with it.
-func fieldOf(item map[string]any, snap issuefields.Snapshot) (int64, string) {
+func (e *exec) fieldOf(item map[string]any, snap issuefields.Snapshot) (int64, string) {
 	fieldID, _ := item["fieldId"].(string)
-	n, err := ids.Decode(fieldID)
+	n, err := e.s.decode(fieldID)
 	if err != nil || n.Kind != ids.KindField || !strings.EqualFold(n.Login, snap.Repository.Owner) || fieldByID(snap.Fields, n.Field) == nil {
 		return 0, "fieldId '" + fieldID + "' is not the id of an issue field of the issue's organization."
 	}
@@ -140,7 +140,7 @@ func fieldOf(item map[string]any, snap issuefields.Snapshot) (int64, string) {
 // valueItem returns the JSON value of item for the values routes: the one
 // of textValue, numberValue, dateValue and singleSelectOptionId that it
 // gives (an option by its name), or what is wrong with it.
-func valueItem(item map[string]any, fields []issuefields.Field, fieldID int64) ([]byte, string) {
+func (e *exec) valueItem(item map[string]any, fields []issuefields.Field, fieldID int64) ([]byte, string) {
 	var value []byte
 	count := 0
 	for _, key := range []string{"textValue", "numberValue", "dateValue", "singleSelectOptionId"} {
@@ -155,7 +155,7 @@ func valueItem(item map[string]any, fields []issuefields.Field, fieldID int64) (
 			value = jsonappend.Float(nil, f)
 		case "singleSelectOptionId":
 			id, _ := v.(string)
-			value = jsonappend.String(nil, optionName(fields, fieldID, id))
+			value = jsonappend.String(nil, e.optionName(fields, fieldID, id))
 		default:
 			s, _ := v.(string)
 			value = jsonappend.String(nil, s)
@@ -170,8 +170,8 @@ func valueItem(item map[string]any, fields []issuefields.Field, fieldID int64) (
 // optionName returns the name of the option of the field fieldID that the
 // node_id id names, or id itself, which the field's validation then
 // refuses as no option of it.
-func optionName(fields []issuefields.Field, fieldID int64, id string) string {
-	n, err := ids.Decode(id)
+func (e *exec) optionName(fields []issuefields.Field, fieldID int64, id string) string {
+	n, err := e.s.decode(id)
 	if f := fieldByID(fields, fieldID); err == nil && n.Kind == ids.KindOption && n.Field == fieldID && f != nil {
 		for _, o := range f.Options {
 			if o.ID == n.Option {

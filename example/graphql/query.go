@@ -120,7 +120,7 @@ func (e *exec) rateLimit(f *ast.Field) bool {
 // it, or null with NOT_FOUND.
 func (e *exec) node(f *ast.Field, id string) bool {
 	notFound := "Could not resolve to a node with the global id of '" + id + "'"
-	n, err := ids.Decode(id)
+	n, err := e.s.decode(id)
 	if err != nil {
 		return e.fail(f, typeNotFound, notFound)
 	}

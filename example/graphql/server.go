@@ -2,14 +2,12 @@ package graphql
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/validator"
 )
 
 // Path is the path of the GraphQL route below the API's prefix.
@@ -39,12 +37,13 @@ type Server struct {
 	objects webhook.Objects
 	issues  issuefields.IssueStore
 	docs    documents
+	decoded bounded[decodedID]
 }
 
 // New returns the Server of cfg.
 func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, schema: schema(), objects: webhook.Objects{BaseURL: cfg.BaseURL, WebURL: cfg.WebURL},
-		docs: documents{max: maxDocuments}}
+		docs: documents{bounded[*document]{max: maxDocuments}}, decoded: bounded[decodedID]{max: maxDecoded}}
 	s.issues, _ = cfg.Store.(issuefields.IssueStore)
 	return s
 }
@@ -54,13 +53,6 @@ func New(cfg Config) *Server {
 func (s *Server) Route() issuefields.Route {
 	return issuefields.Route{Method: http.MethodPost, Path: Path, Permissions: "issues=read", Serve: s.serve,
 		DocumentationURL: "https://docs.github.com/graphql"}
-}
-
-// request is the body of a GraphQL request.
-type request struct {
-	Query         string         `json:"query"`
-	Variables     map[string]any `json:"variables"`
-	OperationName string         `json:"operationName"`
 }
 
 // serve answers one GraphQL request.
@@ -77,19 +69,23 @@ func (s *Server) serve(c *issuefields.Call) error {
 	if err != nil {
 		return err
 	}
-	doc := s.docs.get(req.Query)
+	doc := s.docs.get(req.query)
 	if doc.errs != nil {
 		return answer(c, nil, doc.errs, false)
 	}
-	op, msg := operation(doc.doc, req.OperationName)
+	op, msg := operation(doc.doc, text(req.operationName))
 	if op == nil {
 		return answer(c, nil, []gqlError{{message: msg, locations: []gqlerror.Location{}}}, false)
 	}
-	vars, err := validator.VariableValues(s.schema, op, req.Variables)
+	raw, err := variablesOf(req.variables)
 	if err != nil {
-		return answer(c, nil, []gqlError{variablesError(err)}, false)
+		return c.BadRequest(`"variables" must be a JSON object.`)
 	}
-	e := &exec{s: s, call: c, doc: doc.doc, vars: vars}
+	vars, verr := coerceVariables(s.schema, op, raw)
+	if verr != nil {
+		return answer(c, nil, []gqlError{*verr}, false)
+	}
+	e := &exec{s: s, call: c, doc: doc.doc, kept: doc, vars: vars}
 	if berr := e.bounds(op.SelectionSet); berr != nil {
 		return answer(c, nil, []gqlError{*berr}, false)
 	}
@@ -127,33 +123,6 @@ func (s *Server) serve(c *issuefields.Call) error {
 	return nil
 }
 
-// readRequest reads the body: a JSON object with the query, and perhaps
-// variables and operationName; anything else is 400.
-func readRequest(c *issuefields.Call) (request, error) {
-	var req request
-	obj, err := c.ReadObject()
-	if err != nil {
-		return req, err
-	}
-	raw, ok := obj["query"]
-	if !ok || json.Unmarshal(raw, &req.Query) != nil || req.Query == "" {
-		return req, c.BadRequest(`The body needs "query", a GraphQL document as a string.`)
-	}
-	if raw, ok := obj["variables"]; ok && json.Unmarshal(raw, &req.Variables) != nil {
-		return req, c.BadRequest(`"variables" must be an object (or null).`)
-	}
-	if raw, ok := obj["operationName"]; ok {
-		var name *string
-		if json.Unmarshal(raw, &name) != nil {
-			return req, c.BadRequest(`"operationName" must be a string (or null).`)
-		}
-		if name != nil {
-			req.OperationName = *name
-		}
-	}
-	return req, nil
-}
-
 // operation returns the operation of doc that name selects, or nil and why
 // none is.
 func operation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, string) {
@@ -175,19 +144,6 @@ func operation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, s
 		return nil, "Subscriptions are not supported"
 	}
 	return op, ""
-}
-
-// variablesError returns the error of variables that do not fit their
-// declarations.
-func variablesError(err error) gqlError {
-	out := gqlError{message: err.Error(), locations: []gqlerror.Location{}, extensions: []string{"code", "variableMismatch"}}
-	if ge, ok := err.(*gqlerror.Error); ok {
-		out.message = "Variable " + ge.Message
-		if len(ge.Path) > 1 {
-			out.message = "Variable $" + ge.Path[1:].String() + " " + ge.Message
-		}
-	}
-	return out
 }
 
 // answer writes an answer of errors alone (data is nil), or of data and

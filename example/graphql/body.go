@@ -1,0 +1,153 @@
+package graphql
+
+import (
+	"encoding/json"
+
+	"github.com/issuefields/issuefields"
+)
+
+// request is the body of a GraphQL request, as its members' JSON: query is
+// the query's JSON string, still quoted and escaped, so that a document
+// already kept is found by it without decoding it; variables is null or an
+// object; operationName null or a string.
+type request struct {
+	query, variables, operationName []byte
+}
+
+// readRequest reads the body, a JSON object (Call.ReadJSON refuses anything
+// else with 400, as it refuses a key repeated), and takes its members apart.
+// A body without query, or whose members have the wrong types, is 400.
+// Other members (extensions, say) are ignored.
+func readRequest(c *issuefields.Call) (request, error) {
+	body, err := c.ReadJSON()
+	if err != nil {
+		return request{}, err
+	}
+	var req request
+	members(body, func(key string, value []byte) {
+		switch key {
+		case "query":
+			req.query = value
+		case "variables":
+			req.variables = value
+		case "operationName":
+			req.operationName = value
+		}
+	})
+	switch {
+	case len(req.query) < 2 || req.query[0] != '"':
+		return req, c.BadRequest(`The body needs "query", a GraphQL document as a string.`)
+	case req.variables != nil && req.variables[0] != '{' && string(req.variables) != "null":
+		return req, c.BadRequest(`"variables" must be an object (or null).`)
+	case req.operationName != nil && req.operationName[0] != '"' && string(req.operationName) != "null":
+		return req, c.BadRequest(`"operationName" must be a string (or null).`)
+	}
+	return req, nil
+}
+
+// text returns the JSON string s (or null, as "") decoded.
+func text(s []byte) string {
+	if len(s) == 0 || s[0] != '"' {
+		return ""
+	}
+	if unescaped(s) {
+		return string(s[1 : len(s)-1])
+	}
+	var out string
+	_ = json.Unmarshal(s, &out) // s is a valid JSON string
+	return out
+}
+
+// unescaped reports whether the JSON string s has no escapes.
+func unescaped(s []byte) bool {
+	for _, c := range s[1 : len(s)-1] {
+		if c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// variablesOf returns the variables of the JSON object (or null) v.
+func variablesOf(v []byte) (map[string]any, error) {
+	if len(v) == 0 || v[0] != '{' {
+		return nil, nil
+	}
+	var vars map[string]any
+	err := json.Unmarshal(v, &vars)
+	return vars, err
+}
+
+// members calls member with each key and value of the top-level object of
+// body, valid JSON; keys with escapes are passed as they are, unescaped
+// (none of the members read has one).
+func members(body []byte, member func(key string, value []byte)) {
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(body, i)
+		if i >= len(body) || body[i] != '"' {
+			return
+		}
+		end := skipValue(body, i)
+		key := body[i+1 : end-1]
+		i = skipSpace(body, end)
+		i = skipSpace(body, i+1) // the colon
+		end = skipValue(body, i)
+		member(string(key), body[i:end])
+		i = skipSpace(body, end)
+		if i >= len(body) || body[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// skipSpace returns the index of the first byte of body from i that is not
+// JSON white space.
+func skipSpace(body []byte, i int) int {
+	for i < len(body) && (body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value, valid, that begins
+// at i.
+func skipValue(body []byte, i int) int {
+	switch body[i] {
+	case '"':
+		for i++; i < len(body); i++ {
+			switch body[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return i
+	case '{', '[':
+		depth := 0
+		for ; i < len(body); i++ {
+			switch body[i] {
+			case '"':
+				i = skipValue(body, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(body) && body[i] != ',' && body[i] != '}' && body[i] != ']' && body[i] != ' ' && body[i] != '\n' && body[i] != '\t' && body[i] != '\r' {
+		i++
+	}
+	return i
+}
