@@ -16,9 +16,13 @@ func (e *exec) query(f *ast.Field) bool {
 	switch f.Name {
 	case "repository":
 		owner, name := e.stringArg(f, "owner"), e.stringArg(f, "name")
+		notFound := "Could not resolve to a Repository with the name '" + owner + "/" + name + "'."
+		if g := e.onlyIssue(f); g != nil {
+			return e.repositoryOfIssue(f, g, owner, name, notFound)
+		}
 		snap, err := e.call.ReadIssue(owner, name, 0)
 		if err != nil {
-			return e.refuse(f, err, "Could not resolve to a Repository with the name '"+owner+"/"+name+"'.")
+			return e.refuse(f, err, notFound)
 		}
 		return e.repository(f, snap)
 	case "organization":
@@ -220,4 +224,40 @@ func (e *exec) repositoryByID(id int64) (issuefields.Repository, bool) {
 // webURL returns the address of the web pages, without a trailing slash.
 func (s *Server) webURL() string {
 	return strings.TrimSuffix(cmp.Or(s.cfg.WebURL, "https://github.com"), "/")
+}
+
+// onlyIssue returns the issue field of f, a repository field, when it is
+// all that f selects (but for __typename), or nil.
+func (e *exec) onlyIssue(f *ast.Field) *ast.Field {
+	var issue *ast.Field
+	for _, g := range e.fields("Repository", f.SelectionSet) {
+		switch {
+		case g.Name == "__typename":
+		case g.Name == "issue" && issue == nil:
+			issue = g
+		default:
+			return nil
+		}
+	}
+	return issue
+}
+
+// repositoryOfIssue writes f, a repository field that selects the issue
+// field g alone, with one read: ReadIssue of the issue decides the caller's
+// access to the repository as the read of the repository would. Only when
+// it fails does a read of the repository alone tell whose error it is.
+func (e *exec) repositoryOfIssue(f, g *ast.Field, owner, name, notFound string) bool {
+	number, _ := e.intArg(g, "number")
+	snap, err := e.call.ReadIssue(owner, name, number)
+	if err != nil {
+		if _, rerr := e.call.ReadIssue(owner, name, 0); rerr != nil {
+			return e.refuse(f, rerr, notFound)
+		}
+	}
+	return e.object("Repository", f.SelectionSet, func(h *ast.Field) bool {
+		if err != nil {
+			return e.refuse(h, err, "Could not resolve to an Issue with the number of "+strconv.FormatInt(number, 10)+".")
+		}
+		return e.issue(h, snap)
+	})
 }

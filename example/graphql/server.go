@@ -77,11 +77,7 @@ func (s *Server) serve(c *issuefields.Call) error {
 	if op == nil {
 		return answer(c, nil, []gqlError{{message: msg, locations: []gqlerror.Location{}}}, false)
 	}
-	raw, err := variablesOf(req.variables)
-	if err != nil {
-		return c.BadRequest(`"variables" must be a JSON object.`)
-	}
-	vars, verr := coerceVariables(s.schema, op, raw)
+	vars, verr := coerceVariables(s.schema, op, variablesOf(req.variables))
 	if verr != nil {
 		return answer(c, nil, []gqlError{*verr}, false)
 	}
