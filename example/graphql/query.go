@@ -20,7 +20,7 @@ func (e *exec) query(f *ast.Field) bool {
 		if g := e.onlyIssue(f); g != nil {
 			return e.repositoryOfIssue(f, g, owner, name, notFound)
 		}
-		snap, err := e.call.ReadIssue(owner, name, 0)
+		snap, err := e.readIssue(owner, name, 0)
 		if err != nil {
 			return e.refuse(f, err, notFound)
 		}
@@ -248,9 +248,9 @@ func (e *exec) onlyIssue(f *ast.Field) *ast.Field {
 // it fails does a read of the repository alone tell whose error it is.
 func (e *exec) repositoryOfIssue(f, g *ast.Field, owner, name, notFound string) bool {
 	number, _ := e.intArg(g, "number")
-	snap, err := e.call.ReadIssue(owner, name, number)
+	snap, err := e.readIssue(owner, name, number)
 	if err != nil {
-		if _, rerr := e.call.ReadIssue(owner, name, 0); rerr != nil {
+		if _, rerr := e.readIssue(owner, name, 0); rerr != nil {
 			return e.refuse(f, rerr, notFound)
 		}
 	}

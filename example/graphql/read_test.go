@@ -213,3 +213,20 @@ fragment FullType on __Type {
 }
 fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
 fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`
+
+func TestRenamesAndTransfersFollowed(t *testing.T) {
+	e := newEnv(t, options{})
+	// handbook was docs; issue 5 of hello-world is handbook's issue 8 now;
+	// issue 4 was deleted.
+	e.expect(t, reader, `{ repository(owner: "octo-org", name: "docs") { nameWithOwner issue(number: 1) { number } } }`, nil,
+		`{"data":{"repository":{"nameWithOwner":"octo-org/handbook","issue":{"number":1}}}}`)
+	e.expect(t, reader, `{ repository(owner: "octo-org", name: "hello-world") { issue(number: 5) { number repository { name } } } }`, nil,
+		`{"data":{"repository":{"issue":{"number":8,"repository":{"name":"handbook"}}}}}`)
+	e.expect(t, reader, `{ repository(owner: "octo-org", name: "docs") { issue(number: 1) { number } } }`, nil,
+		`{"data":{"repository":{"issue":{"number":1}}}}`)
+	got := e.query(t, reader, `{ repository(owner: "octo-org", name: "hello-world") { issue(number: 4) { number } } }`, nil)
+	want := `{"data":{"repository":{"issue":null}},"errors":[{"type":"NOT_FOUND","path":["repository","issue"],"locations":[{"line":1,"column":56}],"message":"Could not resolve to an Issue with the number of 4."}]}`
+	if got != want {
+		t.Errorf("a deleted issue:\n got %s\nwant %s", got, want)
+	}
+}

@@ -38,7 +38,7 @@ func (e *exec) repository(f *ast.Field, snap issuefields.Snapshot) bool {
 			return e.str(e.s.webURL() + "/" + repo.Owner + "/" + repo.Name)
 		case "issue":
 			number, _ := e.intArg(g, "number")
-			is, err := e.call.ReadIssue(repo.Owner, repo.Name, number)
+			is, err := e.readIssue(repo.Owner, repo.Name, number)
 			if err != nil {
 				return e.refuse(g, err, "Could not resolve to an Issue with the number of "+strconv.FormatInt(number, 10)+".")
 			}
