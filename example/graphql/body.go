@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -173,15 +174,21 @@ func skipSpace(body []byte, i int) int {
 func skipValue(body []byte, i int) int {
 	switch body[i] {
 	case '"':
-		for i++; i < len(body); i++ {
-			switch body[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
+		// The next quote that no odd run of backslashes escapes ends it.
+		for j := i + 1; ; j++ {
+			k := bytes.IndexByte(body[j:], '"')
+			if k < 0 {
+				return len(body)
+			}
+			j += k
+			escapes := 0
+			for p := j - 1; p > i && body[p] == '\\'; p-- {
+				escapes++
+			}
+			if escapes%2 == 0 {
+				return j + 1
 			}
 		}
-		return i
 	case '{', '[':
 		depth := 0
 		for ; i < len(body); i++ {

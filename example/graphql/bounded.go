@@ -10,23 +10,14 @@ import (
 // keeps what is costly to make again: when it is full it forgets one entry
 // at random to make room, which keeps it simple and cheap to read, and a
 // client's few keys stay in it.
-type bounded[V any] struct {
+type bounded[K comparable, V any] struct {
 	mu  sync.RWMutex
 	max int
-	m   map[string]V
+	m   map[K]V
 }
 
-// get returns the value of key, and whether there is one. The key is a
-// []byte so that a lookup of a body's bytes copies nothing.
-func (b *bounded[V]) get(key []byte) (V, bool) {
-	b.mu.RLock()
-	v, ok := b.m[string(key)]
-	b.mu.RUnlock()
-	return v, ok
-}
-
-// lookup is get for a key that is a string.
-func (b *bounded[V]) lookup(key string) (V, bool) {
+// get returns the value of key, and whether there is one.
+func (b *bounded[K, V]) get(key K) (V, bool) {
 	b.mu.RLock()
 	v, ok := b.m[key]
 	b.mu.RUnlock()
@@ -34,11 +25,11 @@ func (b *bounded[V]) lookup(key string) (V, bool) {
 }
 
 // put keeps v as the value of key.
-func (b *bounded[V]) put(key string, v V) {
+func (b *bounded[K, V]) put(key K, v V) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.m == nil {
-		b.m = make(map[string]V)
+		b.m = make(map[K]V)
 	}
 	if len(b.m) >= b.max {
 		for k := range b.m {
@@ -61,7 +52,7 @@ const maxDecoded = 4096
 // decode returns what the node_id id names, as ids.Decode does, decoding
 // each once: a client names the same fields and issues again and again.
 func (s *Server) decode(id string) (ids.ID, error) {
-	if d, ok := s.decoded.lookup(id); ok {
+	if d, ok := s.decoded.get(id); ok {
 		return d.id, d.err
 	}
 	n, err := ids.Decode(id)

@@ -28,18 +28,22 @@ type document struct {
 	// @include (whose variables could change them), by fieldsKey.
 	fields    sync.Map
 	cacheable bool
+	// contained keeps selfContained's decision for each issue field.
+	contained sync.Map
 }
 
-// fieldsKey names a selection set, by its first selection, and the type of
+// fieldsKey names a selection set, by the address of its first item and its
+// length (a set that merging made has an array of its own), and the type of
 // the object it is collected for.
 type fieldsKey struct {
 	typ   string
-	first ast.Selection
+	first *ast.Selection
+	n     int
 }
 
 // documents keeps documents by their text (the JSON string of the body),
 // so that a query sent again is neither parsed nor validated again.
-type documents struct{ bounded[*document] }
+type documents struct{ bounded[string, *document] }
 
 // maxDocuments bounds the documents kept: a few thousand queries of up to
 // 64 KiB each at the very worst.
@@ -48,10 +52,13 @@ const maxDocuments = 1024
 // get returns the document of query, a JSON string as the body has it,
 // parsed and validated once.
 func (d *documents) get(query []byte) *document {
-	if doc, ok := d.bounded.get(query); ok {
+	d.mu.RLock()
+	doc, ok := d.m[string(query)] // a lookup by the body's bytes copies nothing
+	d.mu.RUnlock()
+	if ok {
 		return doc
 	}
-	doc := prepare(text(query))
+	doc = prepare(text(query))
 	d.put(string(query), doc)
 	return doc
 }

@@ -128,3 +128,43 @@ func expectBound(t *testing.T, e *env, query, want string) {
 		t.Errorf("%.120s…\n got %s\nwant the error %q", query, got, want)
 	}
 }
+
+func TestVariablesCoerced(t *testing.T) {
+	e := newEnv(t, options{})
+	const q = `query($owner: String!, $number: Int!, $states: [IssueState!]) { repository(owner: $owner, name: "hello-world") {
+	  issue(number: $number) { number } issues(states: $states) { totalCount } } }`
+	// One state for a list of them, as the specification coerces it.
+	e.expect(t, reader, q, map[string]any{"owner": "octo-org", "number": 2, "states": "OPEN"},
+		`{"data":{"repository":{"issue":{"number":2},"issues":{"totalCount":3}}}}`)
+	for _, tt := range []struct {
+		vars map[string]any
+		want string
+	}{
+		{map[string]any{"number": 2}, "Variable $owner of type String! was provided invalid value (Expected value to not be null)"},
+		{map[string]any{"owner": "octo-org", "number": 2.5}, "Variable $number of type Int! was provided invalid value (Could not coerce value 2.5 to Int)"},
+		{map[string]any{"owner": "octo-org", "number": 1, "states": []any{"OPEN", "GONE"}}, `Variable $states of type [IssueState!] was provided invalid value for 1 (Expected "GONE" to be one of: CLOSED, OPEN)`},
+	} {
+		got := e.query(t, reader, q, tt.vars)
+		var a struct {
+			Errors []struct {
+				Message    string
+				Extensions map[string]string
+			}
+		}
+		decode(t, got, &a)
+		if strings.Contains(got, `"data"`) || len(a.Errors) != 1 || a.Errors[0].Message != tt.want || a.Errors[0].Extensions["code"] != "variableMismatch" {
+			t.Errorf("%v: %s, want %q", tt.vars, got, tt.want)
+		}
+	}
+}
+
+func TestFieldsMerged(t *testing.T) {
+	e := newEnv(t, options{})
+	// One response name selected twice merges its selections; a fragment
+	// on the union applies by type.
+	e.expect(t, reader, `{ repository(owner: "octo-org", name: "hello-world") { issue(number: 2) { number }
+	  issue(number: 2) { title } ... on Repository { issue(number: 2) { state } } } }`, nil,
+		`{"data":{"repository":{"issue":{"number":2,"title":"Add a dark theme","state":"OPEN"}}}}`)
+	e.expect(t, reader, `query { ... R } fragment R on Query { viewer { login } v: viewer { __typename } }`, nil,
+		`{"data":{"viewer":{"login":"reader"},"v":{"__typename":"User"}}}`)
+}

@@ -44,14 +44,14 @@ func (e *exec) fields(typ string, set ast.SelectionSet) []*ast.Field {
 	}
 	cache := e.kept != nil && e.kept.cacheable
 	if cache {
-		if f, ok := e.kept.fields.Load(fieldsKey{typ, set[0]}); ok {
+		if f, ok := e.kept.fields.Load(fieldsKey{typ, &set[0], len(set)}); ok {
 			return f.([]*ast.Field)
 		}
 	}
 	var out []*ast.Field
 	e.collect(typ, set, &out)
 	if cache {
-		e.kept.fields.Store(fieldsKey{typ, set[0]}, out)
+		e.kept.fields.Store(fieldsKey{typ, &set[0], len(set)}, out)
 	}
 	return out
 }

@@ -13,7 +13,11 @@ import (
 
 // issue writes the issue of snap (snap.Issue, in snap.Repository, whose
 // fields are snap.Fields), which the caller may read.
-func (e *exec) issue(f *ast.Field, snap issuefields.Snapshot) bool {
+func (e *exec) issue(f *ast.Field, snap issuefields.Snapshot) bool { return e.renderedIssue(f, snap) }
+
+// issueObject writes the issue of snap, as issue does, without the kept
+// answers.
+func (e *exec) issueObject(f *ast.Field, snap issuefields.Snapshot) bool {
 	is := &snap.Issue
 	// object is the issue as REST shows it, made once, for what the
 	// record leaves to defaults (title, author, times, the page's URL).

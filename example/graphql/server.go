@@ -3,12 +3,20 @@ package graphql
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/webhook"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
+
+// buffers hold the buffers that answers are appended to: an answer is
+// written out before its buffer goes back. A buffer larger than
+// maxPooledBuffer, of a large answer, is left to the collector.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+const maxPooledBuffer = 64 << 10
 
 // Path is the path of the GraphQL route below the API's prefix.
 const Path = "/graphql"
@@ -37,13 +45,16 @@ type Server struct {
 	objects webhook.Objects
 	issues  issuefields.IssueStore
 	docs    documents
-	decoded bounded[decodedID]
+	decoded bounded[string, decodedID]
+	// rendered keeps the answers of issue fields (renderedIssue).
+	rendered bounded[renderKey, []byte]
 }
 
 // New returns the Server of cfg.
 func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, schema: schema(), objects: webhook.Objects{BaseURL: cfg.BaseURL, WebURL: cfg.WebURL},
-		docs: documents{bounded[*document]{max: maxDocuments}}, decoded: bounded[decodedID]{max: maxDecoded}}
+		docs: documents{bounded[string, *document]{max: maxDocuments}}, decoded: bounded[string, decodedID]{max: maxDecoded},
+		rendered: bounded[renderKey, []byte]{max: maxRendered}}
 	s.issues, _ = cfg.Store.(issuefields.IssueStore)
 	return s
 }
@@ -88,15 +99,21 @@ func (s *Server) serve(c *issuefields.Call) error {
 	root := "Query"
 	if op.Operation == ast.Mutation {
 		root = "Mutation"
-		if err := c.LimitWrites(len(e.fields(root, op.SelectionSet))); err != nil {
+		if err := c.LimitWrites(mutations(e.fields(root, op.SelectionSet))); err != nil {
 			_, message := c.Explain(err)
 			return answer(c, nil, []gqlError{{message: message, typ: typeRateLimited, locations: locationOf(op.Position)}}, true)
 		}
 	} else {
 		c.ReadOnly()
 	}
-	e.buf = make([]byte, 0, 1024)
-	e.buf = append(e.buf, `{"data":`...)
+	buf := buffers.Get().(*[]byte)
+	defer func() {
+		if cap(e.buf) <= maxPooledBuffer {
+			*buf = e.buf[:0]
+			buffers.Put(buf)
+		}
+	}()
+	e.buf = append((*buf)[:0], `{"data":`...)
 	mark := len(e.buf)
 	var ok bool
 	if root == "Query" {
@@ -160,4 +177,16 @@ func answer(c *issuefields.Call, data []byte, errs []gqlError, withData bool) er
 	buf = append(buf, "}\n"...)
 	c.WriteBody(http.StatusOK, buf)
 	return nil
+}
+
+// mutations returns how many of fields, those of a mutation, are mutations:
+// each is one write; __typename is none.
+func mutations(fields []*ast.Field) int {
+	n := 0
+	for _, f := range fields {
+		if f.Name != "__typename" {
+			n++
+		}
+	}
+	return n
 }

@@ -24,13 +24,13 @@ func coerceVariables(s *ast.Schema, op *ast.OperationDefinition, vars map[string
 			if d.DefaultValue != nil {
 				dv, err := d.DefaultValue.Value(nil)
 				if err != nil {
-					return nil, variableError(d, err.Error())
+					return nil, variableError(d, " ("+err.Error()+")")
 				}
 				out[d.Variable] = dv
 				continue
 			}
 			if d.Type.NonNull {
-				return nil, variableError(d, "Expected value to not be null")
+				return nil, variableError(d, " (Expected value to not be null)")
 			}
 			continue
 		}
