@@ -14,8 +14,9 @@ import (
 // (an integral number for an Int, a string for an ID, one item for a list,
 // defaults filled in), or the error of the first that does not fit, in
 // GitHub's words. It walks the declared types directly, where gqlparser's
-// VariableValues goes through reflection, so that a request pays little
-// for its variables.
+// VariableValues goes through reflection, and coerces the decoded values in
+// place (they are the request's own), so that a request pays little for its
+// variables.
 func coerceVariables(s *ast.Schema, op *ast.OperationDefinition, vars map[string]any) (map[string]any, *gqlError) {
 	out := make(map[string]any, len(op.VariableDefinitions))
 	for _, d := range op.VariableDefinitions {
@@ -24,149 +25,156 @@ func coerceVariables(s *ast.Schema, op *ast.OperationDefinition, vars map[string
 			if d.DefaultValue != nil {
 				dv, err := d.DefaultValue.Value(nil)
 				if err != nil {
-					return nil, variableError(d, " ("+err.Error()+")")
+					return nil, variableError(d, &problem{message: err.Error()})
 				}
 				out[d.Variable] = dv
 				continue
 			}
 			if d.Type.NonNull {
-				return nil, variableError(d, " (Expected value to not be null)")
+				return nil, variableError(d, &problem{message: "Expected value to not be null"})
 			}
 			continue
 		}
-		c, problem := coerce(s, d.Type, v, "")
-		if problem != "" {
-			return nil, variableError(d, problem)
+		c, p := coerce(s, d.Type, v)
+		if p != nil {
+			return nil, variableError(d, p)
 		}
 		out[d.Variable] = c
 	}
 	return out, nil
 }
 
+// problem is what is wrong with a variable's value, and where: the input
+// fields and list indexes down to it, the innermost first, added as the
+// error goes back up (so that a value that fits builds no path).
+type problem struct {
+	message string
+	at      []string
+}
+
+// in returns p with segment before its path.
+func (p *problem) in(segment string) *problem {
+	p.at = append(p.at, segment)
+	return p
+}
+
 // variableError is the error of the variable d, given a value that does not
-// fit, for problem.
-func variableError(d *ast.VariableDefinition, problem string) *gqlError {
-	return &gqlError{message: "Variable $" + d.Variable + " of type " + d.Type.String() + " was provided invalid value" + problem,
+// fit, for p.
+func variableError(d *ast.VariableDefinition, p *problem) *gqlError {
+	where := ""
+	if len(p.at) > 0 {
+		path := make([]string, len(p.at))
+		for i, seg := range p.at {
+			path[len(p.at)-1-i] = seg
+		}
+		where = " for " + strings.Join(path, ".")
+	}
+	return &gqlError{message: "Variable $" + d.Variable + " of type " + d.Type.String() + " was provided invalid value" + where + " (" + p.message + ")",
 		locations: locationOf(d.Position), extensions: []string{"code", "variableMismatch"}}
 }
 
-// coerce returns v coerced to t, or what is wrong with it, at path (a
-// dotted path of input fields and list indexes, "" at the top).
-func coerce(s *ast.Schema, t *ast.Type, v any, path string) (any, string) {
-	at := func(problem string) string {
-		if path == "" {
-			return " (" + problem + ")"
-		}
-		return " for " + path + " (" + problem + ")"
-	}
+// coerce returns v coerced to t, or what is wrong with it.
+func coerce(s *ast.Schema, t *ast.Type, v any) (any, *problem) {
 	if v == nil {
 		if t.NonNull {
-			return nil, at("Expected value to not be null")
+			return nil, &problem{message: "Expected value to not be null"}
 		}
-		return nil, ""
+		return nil, nil
 	}
 	if t.Elem != nil {
 		list, ok := v.([]any)
 		if !ok {
 			list = []any{v}
 		}
-		out := make([]any, len(list))
+		// The decoder made list for this request alone: it is coerced in
+		// place.
 		for i, item := range list {
-			c, problem := coerce(s, t.Elem, item, join(path, strconv.Itoa(i)))
-			if problem != "" {
-				return nil, problem
+			c, p := coerce(s, t.Elem, item)
+			if p != nil {
+				return nil, p.in(strconv.Itoa(i))
 			}
-			out[i] = c
+			list[i] = c
 		}
-		return out, ""
+		return list, nil
 	}
 	def := s.Types[t.NamedType]
 	if def == nil {
-		return nil, at("Unknown type " + t.NamedType)
+		return nil, &problem{message: "Unknown type " + t.NamedType}
 	}
 	switch def.Kind {
 	case ast.InputObject:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return nil, at("Expected value to be an object")
+			return nil, &problem{message: "Expected value to be an object"}
 		}
-		out := make(map[string]any, len(obj))
-		for key := range obj {
-			if def.Fields.ForName(key) == nil {
-				return nil, at("Field is not defined on " + def.Name + ": " + key)
+		// As the list, obj is the request's own, coerced in place.
+		for key, fv := range obj {
+			f := def.Fields.ForName(key)
+			if f == nil {
+				return nil, &problem{message: "Field is not defined on " + def.Name + ": " + key}
 			}
+			c, p := coerce(s, f.Type, fv)
+			if p != nil {
+				return nil, p.in(f.Name)
+			}
+			obj[key] = c
 		}
-		for _, f := range def.Fields {
-			fv, ok := obj[f.Name]
-			if !ok {
-				if f.DefaultValue != nil {
-					out[f.Name], _ = f.DefaultValue.Value(nil)
-				} else if f.Type.NonNull {
-					return nil, " for " + join(path, f.Name) + " (Expected value to not be null)"
+		if len(obj) < len(def.Fields) {
+			for _, f := range def.Fields {
+				if _, ok := obj[f.Name]; ok {
+					continue
 				}
-				continue
+				if f.DefaultValue != nil {
+					obj[f.Name], _ = f.DefaultValue.Value(nil)
+				} else if f.Type.NonNull {
+					return nil, (&problem{message: "Expected value to not be null"}).in(f.Name)
+				}
 			}
-			c, problem := coerce(s, f.Type, fv, join(path, f.Name))
-			if problem != "" {
-				return nil, problem
-			}
-			out[f.Name] = c
 		}
-		return out, ""
+		return obj, nil
 	case ast.Enum:
 		name, ok := v.(string)
 		if !ok || def.EnumValues.ForName(name) == nil {
-			return nil, at(fmt.Sprintf("Expected %s to be one of: %s", jsonish(v), enumNames(def)))
+			return nil, &problem{message: fmt.Sprintf("Expected %s to be one of: %s", jsonish(v), enumNames(def))}
 		}
-		return name, ""
+		return name, nil
 	}
-	return scalar(def.Name, v, at)
+	return scalar(def.Name, v)
 }
 
 // scalar returns v coerced to the scalar type name, or what is wrong with
-// it, through at.
-func scalar(name string, v any, at func(string) string) (any, string) {
+// it.
+func scalar(name string, v any) (any, *problem) {
 	switch name {
 	case "Int":
 		if f, ok := v.(float64); ok && f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 {
-			return int64(f), ""
+			return int64(f), nil
 		}
-		return nil, at("Could not coerce value " + jsonish(v) + " to Int")
 	case "Float":
 		if f, ok := v.(float64); ok {
-			return f, ""
+			return f, nil
 		}
-		return nil, at("Could not coerce value " + jsonish(v) + " to Float")
 	case "Boolean":
 		if b, ok := v.(bool); ok {
-			return b, ""
+			return b, nil
 		}
-		return nil, at("Could not coerce value " + jsonish(v) + " to Boolean")
 	case "ID":
 		switch x := v.(type) {
 		case string:
-			return x, ""
+			return x, nil
 		case float64:
 			if x == math.Trunc(x) {
-				return strconv.FormatInt(int64(x), 10), ""
+				return strconv.FormatInt(int64(x), 10), nil
 			}
 		}
-		return nil, at("Could not coerce value " + jsonish(v) + " to ID")
+	default:
+		// String and the custom scalars (DateTime, URI, BigInt, Date) are
+		// strings.
+		if str, ok := v.(string); ok {
+			return str, nil
+		}
 	}
-	// String and the custom scalars (DateTime, URI, BigInt, Date) are
-	// strings.
-	if str, ok := v.(string); ok {
-		return str, ""
-	}
-	return nil, at("Could not coerce value " + jsonish(v) + " to " + name)
-}
-
-// join returns path.name, or name at the top.
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
+	return nil, &problem{message: "Could not coerce value " + jsonish(v) + " to " + name}
 }
 
 // jsonish returns v as a message shows it.
