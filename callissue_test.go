@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -87,20 +86,11 @@ func (body issueBody) apply(c *issuefields.Call, snap issuefields.Snapshot) (iss
 	return issue, nil
 }
 
-// issueNumber returns the number that c's path names.
-func issueNumber(c *issuefields.Call) (int64, error) {
-	n, err := strconv.ParseInt(c.Request().PathValue("issue_number"), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, issuefields.ErrNotFound
-	}
-	return n, nil
-}
-
 // issueRoutes are the test routes; changes counts the calls of the PATCH's
 // change and of the POST's build.
 func issueRoutes(changes *int) []issuefields.Route {
 	get := func(c *issuefields.Call) error {
-		number, err := issueNumber(c)
+		number, err := c.IssueNumber("issue_number")
 		if err != nil {
 			return err
 		}
@@ -112,7 +102,7 @@ func issueRoutes(changes *int) []issuefields.Route {
 	}
 	patch := func(c *issuefields.Call) error {
 		owner, name := c.Request().PathValue("owner"), c.Request().PathValue("repo")
-		number, err := issueNumber(c)
+		number, err := c.IssueNumber("issue_number")
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,23 @@ var readmeOctokitProgram = regexp.MustCompile("(?s)```js\n(import \\{ Octokit \\
 // server with its demo data, and checks that the program prints what the
 // README says it prints.
 func TestREADMEOctokitProgram(t *testing.T) {
+	requireNode(t)
+	program, want := readmeExample(t, readmeOctokitProgram, "Octokit program (import { Octokit })")
+	ctx, cancel := context.WithTimeout(t.Context(), snippetBound)
+	defer cancel()
+	dir := installOctokit(ctx, t)
+	if err := os.WriteFile(filepath.Join(dir, "try.mjs"), []byte(program), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := runIn(ctx, t, dir, nil, "node", "try.mjs"); got != want {
+		t.Errorf("the README's Octokit program printed\n%s\nbut the README shows\n%s", got, want)
+	}
+}
+
+// requireNode skips the test in -short mode, and on a machine without node
+// and npm but outside CI, which runs every test.
+func requireNode(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("skipped in -short mode: installs packages with npm and runs a program with node")
 	}
@@ -30,8 +47,13 @@ func TestREADMEOctokitProgram(t *testing.T) {
 			t.Skipf("skipped: no %s on this machine", tool)
 		}
 	}
-	program, want := readmeExample(t, readmeOctokitProgram, "Octokit program (import { Octokit })")
+}
 
+// installOctokit installs the packages that octokit/package-lock.json pins
+// (with npm ci from the npm registry) in a temporary directory, and returns
+// the directory, where a program imports them.
+func installOctokit(ctx context.Context, t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{"package.json", "package-lock.json"} {
 		text, err := os.ReadFile(filepath.Join("octokit", name))
@@ -42,13 +64,6 @@ func TestREADMEOctokitProgram(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "try.mjs"), []byte(program), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), snippetBound)
-	defer cancel()
 	runIn(ctx, t, dir, []string{"npm_config_update_notifier=false"}, "npm", "ci", "--no-audit", "--no-fund")
-	if got := runIn(ctx, t, dir, nil, "node", "try.mjs"); got != want {
-		t.Errorf("the README's Octokit program printed\n%s\nbut the README shows\n%s", got, want)
-	}
+	return dir
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/issuefields/issuefields/example/datafile"
 	"github.com/issuefields/issuefields/example/graphql"
 	"github.com/issuefields/issuefields/memstore"
+	"github.com/issuefields/issuefields/webhook"
 )
 
 // The demo data's tokens that the tests use.
@@ -50,7 +51,7 @@ func newEnv(t *testing.T, opts options) *env {
 		t.Fatal(err)
 	}
 	e := &env{}
-	gql := graphql.New(graphql.Config{Store: store, BaseURL: "https://api.example.com", WebURL: "https://example.com",
+	gql := graphql.New(graphql.Config{Store: store, Objects: webhook.Objects{BaseURL: "https://api.example.com", WebURL: "https://example.com"},
 		RateLimited: opts.rateLimited})
 	limits := opts.limits
 	if limits == (issuefields.WriteLimits{}) {

@@ -223,7 +223,7 @@ func (e *exec) repositoryByID(id int64) (issuefields.Repository, bool) {
 
 // webURL returns the address of the web pages, without a trailing slash.
 func (s *Server) webURL() string {
-	return strings.TrimSuffix(cmp.Or(s.cfg.WebURL, "https://github.com"), "/")
+	return strings.TrimSuffix(cmp.Or(s.cfg.Objects.WebURL, "https://github.com"), "/")
 }
 
 // onlyIssue returns the issue field of f, a repository field, when it is

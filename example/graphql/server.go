@@ -28,9 +28,9 @@ type Config struct {
 	// it to be an issuefields.IssueStore; over another store they find
 	// none.
 	Store issuefields.Store
-	// BaseURL and WebURL are those of the API's objects (webhook.Objects):
-	// an issue's url is its page under WebURL.
-	BaseURL, WebURL string
+	// Objects builds the issue objects whose page is an issue's url, as the
+	// issue routes' objects are built: its WebURL is where the pages are.
+	Objects webhook.Objects
 	// RateLimited, when set, tells whether the caller's graphql budget of
 	// the primary rate limit is spent, and the message to answer with:
 	// then the request is answered 200 with one error of type
@@ -52,7 +52,7 @@ type Server struct {
 
 // New returns the Server of cfg.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, schema: schema(), objects: webhook.Objects{BaseURL: cfg.BaseURL, WebURL: cfg.WebURL},
+	s := &Server{cfg: cfg, schema: schema(), objects: cfg.Objects,
 		docs: documents{bounded[string, *document]{max: maxDocuments}}, decoded: bounded[string, decodedID]{max: maxDecoded},
 		rendered: bounded[renderKey, []byte]{max: maxRendered}}
 	s.issues, _ = cfg.Store.(issuefields.IssueStore)

@@ -118,8 +118,9 @@ func sample(families map[string]*dto.MetricFamily, name string, labels ...string
 
 // TestCountNamesRequestsByRoute checks that requests count under their
 // route, without the mount prefix or the path's own names, with their
-// status and duration: the API's routes below the prefix, the hooks'
-// routes, the health checks and the tools; any other path is "other".
+// status and duration: the API's routes below the prefix, the issue
+// routes, the hooks' routes, the health checks and the tools; any other path
+// is "other".
 func TestCountNamesRequestsByRoute(t *testing.T) {
 	m, url := newTestMetrics(t, "/api/v3")
 	for _, r := range []struct {
@@ -133,6 +134,8 @@ func TestCountNamesRequestsByRoute(t *testing.T) {
 		{http.MethodGet, "/api/v3/orgs/octo-org/issue-fields", http.StatusOK, "/orgs/{org}/issue-fields"},
 		{http.MethodPost, "/api/v3/orgs/octo-org/hooks/1/deliveries/2/attempts", http.StatusAccepted, "/orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts"},
 		{http.MethodGet, "/api/v3/repos/octo-org/hello-world/hooks", http.StatusOK, "/repos/{owner}/{repo}/hooks"},
+		{http.MethodPatch, "/api/v3/repos/octo-org/hello-world/issues/3", http.StatusOK, "/repos/{owner}/{repo}/issues/{issue_number}"},
+		{http.MethodGet, "/api/v3/search/issues", http.StatusOK, "/search/issues"},
 		{http.MethodGet, "/healthz", http.StatusOK, "/healthz"},
 		{http.MethodGet, "/_issuefields/requests", http.StatusOK, "/_issuefields/"},
 		{http.MethodGet, "/repos/octo-org/hello-world/issues/3/issue-field-values", http.StatusNotFound, "other"},
@@ -154,6 +157,8 @@ func TestCountNamesRequestsByRoute(t *testing.T) {
 		{"issuefields_requests_total", []string{"route", "/orgs/{org}/issue-fields", "status", "200"}, 1},
 		{"issuefields_requests_total", []string{"route", "/orgs/{org}/hooks/{hook_id}/deliveries/{delivery_id}/attempts", "status", "202"}, 1},
 		{"issuefields_requests_total", []string{"route", "/repos/{owner}/{repo}/hooks", "status", "200"}, 1},
+		{"issuefields_requests_total", []string{"route", "/repos/{owner}/{repo}/issues/{issue_number}", "status", "200"}, 1},
+		{"issuefields_requests_total", []string{"route", "/search/issues", "status", "200"}, 1},
 		{"issuefields_requests_total", []string{"route", "/healthz", "status", "200"}, 1},
 		{"issuefields_requests_total", []string{"route", "/_issuefields/", "status", "200"}, 1},
 		{"issuefields_requests_total", []string{"route", "other", "status", "404"}, 2},

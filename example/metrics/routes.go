@@ -8,15 +8,18 @@ import (
 )
 
 // routeTemplates are the values of the route label of the metrics: the
-// paths of the API's routes, of the hooks' routes, of the health checks and
-// of the tools, below the mount prefix for the API's and the hooks' own.
-// Every other path is "other", so that the label has a few values whatever
-// clients ask for.
+// paths of the API's routes, of the issue routes, of the hooks' routes, of
+// the health checks and of the tools, below the mount prefix for all but the
+// health checks and the tools. Every other path is "other", so that the
+// label has a few values whatever clients ask for.
 var routeTemplates = []string{
 	"/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values",
 	"/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values/{issue_field_id}",
 	"/orgs/{org}/issue-fields",
 	"/orgs/{org}/issue-fields/{issue_field_id}",
+	"/repos/{owner}/{repo}/issues",
+	"/repos/{owner}/{repo}/issues/{issue_number}",
+	"/search/issues",
 	"/graphql",
 }
 

@@ -130,3 +130,18 @@ func Parallel(n int, f func(i int) error) []error {
 	wg.Wait()
 	return errs
 }
+
+// ExpectFailures checks err, what a suite returned for a store broken on
+// purpose: it fails t when err is nil, and for each sentence of want, the
+// Name of a case that must have failed, that err does not contain.
+func ExpectFailures(t *testing.T, err error, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("the suite passed a broken store")
+	}
+	for _, c := range want {
+		if !strings.Contains(err.Error(), c) {
+			t.Errorf("the suite did not fail %q; it failed:\n%v", c, err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/conformance"
 	"github.com/issuefields/issuefields/memstore"
 	"github.com/issuefields/issuefields/webhook"
 	"github.com/issuefields/issuefields/webhook/webhooktest"
@@ -46,15 +47,7 @@ func TestBrokenStoresFail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := webhooktest.TestStore(func() (webhook.Store, error) { return tt.store(memstore.New().Hooks()), nil })
-			if err == nil {
-				t.Fatal("TestStore passed a broken store")
-			}
-			for _, c := range tt.want {
-				if !strings.Contains(err.Error(), c) {
-					t.Errorf("TestStore did not fail %q; it failed:\n%v", c, err)
-				}
-			}
+			conformance.ExpectFailures(t, webhooktest.TestStore(func() (webhook.Store, error) { return tt.store(memstore.New().Hooks()), nil }), tt.want)
 		})
 	}
 }
