@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -117,19 +118,18 @@ func coerce(s *ast.Schema, t *ast.Type, v any) (any, *problem) {
 			if p != nil {
 				return nil, p.in(f.Name)
 			}
-			obj[key] = c
-		}
-		if len(obj) < len(def.Fields) {
-			for _, f := range def.Fields {
-				if _, ok := obj[f.Name]; ok {
-					continue
-				}
-				if f.DefaultValue != nil {
-					obj[f.Name], _ = f.DefaultValue.Value(nil)
-				} else if f.Type.NonNull {
-					return nil, (&problem{message: "Expected value to not be null"}).in(f.Name)
-				}
+			if !same(c, fv) {
+				obj[key] = c
 			}
+		}
+		for _, f := range filledFields()[def] {
+			if _, ok := obj[f.Name]; ok {
+				continue
+			}
+			if f.DefaultValue == nil {
+				return nil, (&problem{message: "Expected value to not be null"}).in(f.Name)
+			}
+			obj[f.Name], _ = f.DefaultValue.Value(nil)
 		}
 		return obj, nil
 	case ast.Enum:
@@ -137,7 +137,7 @@ func coerce(s *ast.Schema, t *ast.Type, v any) (any, *problem) {
 		if !ok || def.EnumValues.ForName(name) == nil {
 			return nil, &problem{message: fmt.Sprintf("Expected %s to be one of: %s", jsonish(v), enumNames(def))}
 		}
-		return name, nil
+		return v, nil
 	}
 	return scalar(def.Name, v)
 }
@@ -151,17 +151,17 @@ func scalar(name string, v any) (any, *problem) {
 			return int64(f), nil
 		}
 	case "Float":
-		if f, ok := v.(float64); ok {
-			return f, nil
+		if _, ok := v.(float64); ok {
+			return v, nil
 		}
 	case "Boolean":
-		if b, ok := v.(bool); ok {
-			return b, nil
+		if _, ok := v.(bool); ok {
+			return v, nil
 		}
 	case "ID":
 		switch x := v.(type) {
 		case string:
-			return x, nil
+			return v, nil
 		case float64:
 			if x == math.Trunc(x) {
 				return strconv.FormatInt(int64(x), 10), nil
@@ -170,8 +170,8 @@ func scalar(name string, v any) (any, *problem) {
 	default:
 		// String and the custom scalars (DateTime, URI, BigInt, Date) are
 		// strings.
-		if str, ok := v.(string); ok {
-			return str, nil
+		if _, ok := v.(string); ok {
+			return v, nil
 		}
 	}
 	return nil, &problem{message: "Could not coerce value " + jsonish(v) + " to " + name}
@@ -193,3 +193,32 @@ func enumNames(def *ast.Definition) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// same reports whether a coerced value is the value it was coerced from,
+// which then needs no storing back: a scalar, an enum, an object or a list
+// coerced in place come back as they went in.
+func same(c, v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return false // a list made of one item, or an object, is stored back
+	}
+	return c == v
+}
+
+// filledFields returns, for each input object type of the schema, the
+// fields that a value must have or that a default fills in: the others may
+// be left out, and need no look at a value that leaves them out.
+var filledFields = sync.OnceValue(func() map[*ast.Definition][]*ast.FieldDefinition {
+	out := map[*ast.Definition][]*ast.FieldDefinition{}
+	for _, def := range schema().Types {
+		if def.Kind != ast.InputObject {
+			continue
+		}
+		for _, f := range def.Fields {
+			if f.DefaultValue != nil || f.Type.NonNull {
+				out[def] = append(out[def], f)
+			}
+		}
+	}
+	return out
+})
