@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"github.com/issuefields/issuefields"
 )
@@ -75,7 +76,7 @@ func unescaped(s []byte) bool {
 // as float64), by a decoder of its own, which costs a fraction of
 // json.Unmarshal's reflection for the few small values a request has.
 func variablesOf(v []byte) map[string]any {
-	if len(v) == 0 || v[0] != '{' {
+	if i := skipSpace(v, 0); i == len(v) || v[i] != '{' {
 		return nil
 	}
 	vars, _ := decodeValue(v, 0)
@@ -93,7 +94,7 @@ func decodeValue(body []byte, i int) (any, int) {
 		i = skipSpace(body, i+1)
 		for body[i] != '}' {
 			end := skipValue(body, i)
-			key := text(body[i:end])
+			key := keyOf(body[i:end])
 			i = skipSpace(body, end) + 1 // the colon
 			var v any
 			v, i = decodeValue(body, i)
@@ -128,9 +129,61 @@ func decodeValue(body []byte, i int) (any, int) {
 		return nil, i + 4
 	}
 	end := skipValue(body, i)
-	f, _ := strconv.ParseFloat(string(body[i:end]), 64)
-	return f, end
+	return jsonNumber(body[i:end]), end
 }
+
+// jsonNumber returns the valid JSON number n: a small integer without
+// converting it to a string first, any other by strconv.
+func jsonNumber(n []byte) float64 {
+	if len(n) <= 15 {
+		var v float64
+		digits := true
+		for j, c := range n {
+			if c < '0' || c > '9' {
+				digits = j == 0 && c == '-' && len(n) > 1
+				if !digits {
+					break
+				}
+				continue
+			}
+			v = v*10 + float64(c-'0')
+		}
+		if digits {
+			if n[0] == '-' {
+				return -v
+			}
+			return v
+		}
+	}
+	f, _ := strconv.ParseFloat(string(n), 64)
+	return f
+}
+
+// keyOf returns the JSON string s, an object's key, decoded: a name of the
+// schema (an argument's, an input field's) is the schema's own string, so
+// that the keys of the variables a client sends cost no allocation.
+func keyOf(s []byte) string {
+	if unescaped(s) {
+		if name, ok := names()[string(s[1:len(s)-1])]; ok {
+			return name
+		}
+	}
+	return text(s)
+}
+
+// names are the names of the schema's fields, arguments and input fields.
+var names = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	for _, def := range schema().Types {
+		for _, f := range def.Fields {
+			out[f.Name] = f.Name
+			for _, a := range f.Arguments {
+				out[a.Name] = a.Name
+			}
+		}
+	}
+	return out
+})
 
 // members calls member with each key and value of the top-level object of
 // body, valid JSON; keys with escapes are passed as they are, unescaped

@@ -50,7 +50,7 @@ func (e *exec) issueObject(f *ast.Field, snap issuefields.Snapshot) bool {
 		case "closed":
 			return e.boolean(is.State == "closed")
 		case "url":
-			return e.str(obj().HTMLURL)
+			return e.str(e.s.objects.IssueHTMLURL(is.Repository, is.Number))
 		case "createdAt":
 			return e.time(obj().CreatedAt)
 		case "updatedAt":

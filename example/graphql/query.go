@@ -1,9 +1,7 @@
 package graphql
 
 import (
-	"cmp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/issuefields/issuefields"
@@ -64,7 +62,7 @@ func (e *exec) organization(f *ast.Field, login string) bool {
 		case "name":
 			return e.null()
 		case "url":
-			return e.str(e.s.webURL() + "/" + login)
+			return e.str(e.s.objects.AccountHTMLURL(login))
 		case "issueFields":
 			if err != nil {
 				return e.refuse(g, err, "")
@@ -84,7 +82,7 @@ func (e *exec) user(f *ast.Field, login string) bool {
 		case "login":
 			return e.str(login)
 		case "url":
-			return e.str(e.s.webURL() + "/" + login)
+			return e.str(e.s.objects.AccountHTMLURL(login))
 		}
 		return e.null()
 	})
@@ -219,11 +217,6 @@ func (e *exec) repositoryByID(id int64) (issuefields.Repository, bool) {
 		}
 	}
 	return issuefields.Repository{}, false
-}
-
-// webURL returns the address of the web pages, without a trailing slash.
-func (s *Server) webURL() string {
-	return strings.TrimSuffix(cmp.Or(s.cfg.Objects.WebURL, "https://github.com"), "/")
 }
 
 // onlyIssue returns the issue field of f, a repository field, when it is

@@ -35,7 +35,7 @@ func (e *exec) repository(f *ast.Field, snap issuefields.Snapshot) bool {
 		case "isPrivate":
 			return e.boolean(repo.Private)
 		case "url":
-			return e.str(e.s.webURL() + "/" + repo.Owner + "/" + repo.Name)
+			return e.str(e.s.objects.RepositoryHTMLURL(repo))
 		case "issue":
 			number, _ := e.intArg(g, "number")
 			is, err := e.readIssue(repo.Owner, repo.Name, number)
@@ -60,7 +60,7 @@ func (e *exec) account(f *ast.Field, kind ids.Kind, login string) bool {
 	case "login":
 		return e.str(login)
 	case "url":
-		return e.str(e.s.webURL() + "/" + login)
+		return e.str(e.s.objects.AccountHTMLURL(login))
 	}
 	return e.null()
 }
