@@ -22,6 +22,8 @@ type exec struct {
 	buf  []byte
 	errs []gqlError
 	path []any
+	// mutating is set for a mutation, whose reads readable checks.
+	mutating bool
 	// fatal is a failure that no part of the answer can show (the store
 	// is down, say): the request is answered with it, as REST would.
 	fatal error

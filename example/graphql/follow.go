@@ -16,7 +16,7 @@ import (
 func (e *exec) readIssue(owner, name string, number int64) (issuefields.Snapshot, error) {
 	snap, err := e.call.ReadIssue(owner, name, number)
 	if err == nil {
-		return snap, nil
+		return snap, e.readable(snap)
 	}
 	if status, _ := e.call.Explain(err); status != http.StatusMovedPermanently && status != http.StatusTemporaryRedirect {
 		return snap, err
@@ -29,5 +29,23 @@ func (e *exec) readIssue(owner, name string, number int64) (issuefields.Snapshot
 	if number != 0 && at.IssueErr == nil {
 		owner, name, number = at.Issue.Repository.Owner, at.Issue.Repository.Name, at.Issue.Number
 	}
-	return e.call.ReadIssue(owner, name, number)
+	if snap, err = e.call.ReadIssue(owner, name, number); err != nil {
+		return snap, err
+	}
+	return snap, e.readable(snap)
+}
+
+// readable refuses the read of snap in a mutation's answer, where the
+// request is a write and ReadIssue decides only that the caller sees the
+// repository: the caller must also be one whom a query would let read it
+// (a query, Call.ReadOnly, has ReadIssue decide that itself).
+func (e *exec) readable(snap issuefields.Snapshot) error {
+	if !e.mutating {
+		return nil
+	}
+	ok, err := e.call.MayRead(snap.Repository)
+	if err == nil && !ok {
+		err = e.call.NotAccessible("the permission issues=read")
+	}
+	return err
 }

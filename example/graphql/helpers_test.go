@@ -39,6 +39,8 @@ type env struct {
 type options struct {
 	limits      issuefields.WriteLimits
 	rateLimited func(context.Context) (string, bool)
+	// data is a data file to serve instead of the demo data.
+	data string
 }
 
 // newEnv returns a handler over a new store with the demo data.
@@ -46,7 +48,14 @@ func newEnv(t *testing.T, opts options) *env {
 	t.Helper()
 	ctx := context.Background()
 	store := memstore.New()
-	loaded, err := datafile.Load(ctx, datafile.Demo(), store)
+	file := datafile.Demo()
+	if opts.data != "" {
+		var err error
+		if file, err = datafile.Parse([]byte(opts.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded, err := datafile.Load(ctx, file, store)
 	if err != nil {
 		t.Fatal(err)
 	}

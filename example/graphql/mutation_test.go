@@ -161,3 +161,29 @@ func TestPermissionsAsREST(t *testing.T) {
 		t.Errorf("outsider's mutation: %s", got)
 	}
 }
+
+// TestMutationAnswerReadsAsAQuery checks that what a mutation's answer reads
+// besides the issue it wrote is read as a query reads it: a token that may
+// write a private repository's values with pull_requests=write, and may not
+// read its issues, writes, and is refused the read.
+func TestMutationAnswerReadsAsAQuery(t *testing.T) {
+	const data = `{
+	  "organizations": [{"login": "octo-org", "fields": [{"id": 4, "name": "Summary", "data_type": "text"}]}],
+	  "repositories": [{"owner": "octo-org", "name": "roadmap", "private": true, "issues": [{"number": 1}, {"number": 2}]}],
+	  "tokens": [{"token": "pr-token", "kind": "app_installation", "login": "ci[bot]",
+	    "repositories": {"octo-org/roadmap": {"issues": "none", "pull_requests": "write", "push": true}}}]
+	}`
+	e := newEnv(t, options{data: data})
+	if a := e.send(t, http.MethodGet, "/repos/octo-org/roadmap/issues/2/issue-field-values", "pr-token", ""); a.status != http.StatusForbidden {
+		t.Fatalf("REST read: %d, want 403", a.status)
+	}
+	got := e.query(t, "pr-token", `mutation($input: SetIssueFieldValueInput!) { setIssueFieldValue(input: $input) {
+	  issue { number repository { issue(number: 2) { number } } } } }`, map[string]any{"input": map[string]any{
+		"issueId": ids.Issue(1), "issueFields": []any{map[string]any{"fieldId": ids.Field("octo-org", 4), "textValue": "by CI"}}}})
+	if !strings.HasPrefix(got, `{"data":{"setIssueFieldValue":{"issue":{"number":1,"repository":{"issue":null}}}},"errors":[{"type":"FORBIDDEN","path":["setIssueFieldValue","issue","repository","issue"]`) {
+		t.Errorf("the mutation's answer: %s", got)
+	}
+	if q := e.query(t, "pr-token", `{ repository(owner: "octo-org", name: "roadmap") { issue(number: 2) { number } } }`, nil); !strings.Contains(q, `"type":"FORBIDDEN"`) {
+		t.Errorf("the query: %s", q)
+	}
+}

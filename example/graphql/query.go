@@ -138,7 +138,7 @@ func (e *exec) node(f *ast.Field, id string) bool {
 		if !ok {
 			return e.fail(f, typeNotFound, notFound)
 		}
-		snap, err := e.call.ReadIssue(repo.Owner, repo.Name, 0)
+		snap, err := e.readIssue(repo.Owner, repo.Name, 0)
 		if err != nil {
 			return e.refuse(f, err, notFound)
 		}
@@ -194,7 +194,7 @@ func (e *exec) issueByID(f *ast.Field, id int64, notFound string) (issuefields.S
 		return issuefields.Snapshot{}, e.fail(f, typeNotFound, notFound)
 	}
 	is := found[0]
-	snap, err := e.call.ReadIssue(is.Repository.Owner, is.Repository.Name, is.Number)
+	snap, err := e.readIssue(is.Repository.Owner, is.Repository.Name, is.Number)
 	if err != nil {
 		return issuefields.Snapshot{}, e.refuse(f, err, notFound)
 	}

@@ -98,7 +98,7 @@ func (s *Server) serve(c *issuefields.Call) error {
 	}
 	root := "Query"
 	if op.Operation == ast.Mutation {
-		root = "Mutation"
+		root, e.mutating = "Mutation", true
 		if err := c.LimitWrites(mutations(e.fields(root, op.SelectionSet))); err != nil {
 			_, message := c.Explain(err)
 			return answer(c, nil, []gqlError{{message: message, typ: typeRateLimited, locations: locationOf(op.Position)}}, true)
