@@ -22,7 +22,7 @@ const valuesRead = `query($owner: String!, $repo: String!, $number: Int!) { repo
     ... on IssueFieldTextValue { field { ... on IssueFieldDate { name fullDatabaseId } ... on IssueFieldNumber { name fullDatabaseId } ... on IssueFieldSingleSelect { name fullDatabaseId } ... on IssueFieldText { name fullDatabaseId } } value } } } } } }`
 
 func benchmark(b *testing.B, method, path, body string) {
-	e := newEnv(&testing.T{}, options{})
+	e := newEnv(b, options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))

@@ -44,7 +44,7 @@ type options struct {
 }
 
 // newEnv returns a handler over a new store with the demo data.
-func newEnv(t *testing.T, opts options) *env {
+func newEnv(t testing.TB, opts options) *env {
 	t.Helper()
 	ctx := context.Background()
 	store := memstore.New()
