@@ -73,7 +73,7 @@ func (s *Server) serve(c *issuefields.Call) error {
 	}
 	if s.cfg.RateLimited != nil {
 		if msg, refused := s.cfg.RateLimited(c.Request().Context()); refused {
-			return answer(c, nil, []gqlError{{message: msg, typ: typeRateLimited}}, false)
+			return answer(c, []gqlError{{message: msg, typ: typeRateLimited}}, false)
 		}
 	}
 	req, err := readRequest(c)
@@ -82,26 +82,26 @@ func (s *Server) serve(c *issuefields.Call) error {
 	}
 	doc := s.docs.get(req.query)
 	if doc.errs != nil {
-		return answer(c, nil, doc.errs, false)
+		return answer(c, doc.errs, false)
 	}
 	op, msg := operation(doc.doc, text(req.operationName))
 	if op == nil {
-		return answer(c, nil, []gqlError{{message: msg, locations: []gqlerror.Location{}}}, false)
+		return answer(c, []gqlError{{message: msg, locations: []gqlerror.Location{}}}, false)
 	}
 	vars, verr := coerceVariables(s.schema, op, variablesOf(req.variables))
 	if verr != nil {
-		return answer(c, nil, []gqlError{*verr}, false)
+		return answer(c, []gqlError{*verr}, false)
 	}
 	e := &exec{s: s, call: c, doc: doc.doc, kept: doc, vars: vars}
 	if berr := e.bounds(op.SelectionSet); berr != nil {
-		return answer(c, nil, []gqlError{*berr}, false)
+		return answer(c, []gqlError{*berr}, false)
 	}
 	root := "Query"
 	if op.Operation == ast.Mutation {
 		root, e.mutating = "Mutation", true
 		if err := c.LimitWrites(mutations(e.fields(root, op.SelectionSet))); err != nil {
 			_, message := c.Explain(err)
-			return answer(c, nil, []gqlError{{message: message, typ: typeRateLimited, locations: locationOf(op.Position)}}, true)
+			return answer(c, []gqlError{{message: message, typ: typeRateLimited, locations: locationOf(op.Position)}}, true)
 		}
 	} else {
 		c.ReadOnly()
@@ -159,18 +159,14 @@ func operation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, s
 	return op, ""
 }
 
-// answer writes an answer of errors alone (data is nil), or of data and
-// errors. It is used for answers decided before execution; withData writes
-// "data": null before the errors, as GitHub does for an execution error.
-func answer(c *issuefields.Call, data []byte, errs []gqlError, withData bool) error {
+// answer writes an answer decided before execution: errors alone or, with
+// withData, after "data": null, as GitHub answers a document that was
+// refused once it was valid (the secondary rate limit).
+func answer(c *issuefields.Call, errs []gqlError, withData bool) error {
 	buf := make([]byte, 0, 256)
 	buf = append(buf, '{')
-	if withData || data != nil {
-		buf = append(buf, `"data":`...)
-		if data == nil {
-			data = []byte("null")
-		}
-		buf = append(append(buf, data...), ',')
+	if withData {
+		buf = append(buf, `"data":null,`...)
 	}
 	buf = append(buf, `"errors":`...)
 	buf = appendErrors(buf, errs)
