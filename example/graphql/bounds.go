@@ -18,6 +18,21 @@ const (
 // numbers writes numbers as GitHub's messages do, with thousands separated.
 var numbers = message.NewPrinter(language.English)
 
+// operationBounds returns bounds' answer for op, kept with the document when no
+// variable gives a first, a last or the ids of nodes (the answer is then the
+// same for every request).
+func (e *exec) operationBounds(op *ast.OperationDefinition) *gqlError {
+	if !e.kept.constantBounds {
+		return e.bounds(op.SelectionSet)
+	}
+	if v, ok := e.kept.bounds.Load(op); ok {
+		return v.(*gqlError)
+	}
+	berr := e.bounds(op.SelectionSet)
+	e.kept.bounds.Store(op, berr)
+	return berr
+}
+
 // bounds checks the bounds of the selection set of an operation with the
 // request's variables: a connection whose nodes or edges are selected needs
 // first or last, from 1 to 100; nodes(ids:) takes at most 100 ids; and the
@@ -114,6 +129,43 @@ func (e *exec) selectsNodes(set ast.SelectionSet) bool {
 			if f := e.doc.Fragments.ForName(s.Name); f != nil && e.selectsNodes(f.SelectionSet) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// boundVariables reports whether a first, a last or the ids of nodes in doc
+// is given by a variable.
+func boundVariables(doc *ast.QueryDocument) bool {
+	var in func(set ast.SelectionSet) bool
+	in = func(set ast.SelectionSet) bool {
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				for _, a := range s.Arguments {
+					if (a.Name == "first" || a.Name == "last" || a.Name == "ids") && !constant(a.Value) {
+						return true
+					}
+				}
+				if in(s.SelectionSet) {
+					return true
+				}
+			case *ast.InlineFragment:
+				if in(s.SelectionSet) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, op := range doc.Operations {
+		if in(op.SelectionSet) {
+			return true
+		}
+	}
+	for _, f := range doc.Fragments {
+		if in(f.SelectionSet) {
+			return true
 		}
 	}
 	return false

@@ -30,6 +30,10 @@ type document struct {
 	cacheable bool
 	// contained keeps selfContained's decision for each issue field.
 	contained sync.Map
+	// bounds keeps the answer of the bounds for each operation, when
+	// constantBounds says it is the same for every request.
+	bounds         sync.Map
+	constantBounds bool
 }
 
 // fieldsKey names a selection set, by the address of its first item and its
@@ -104,7 +108,7 @@ func prepare(query string) *document {
 				extensions: []string{"code", "maxDepthExceeded"}}}}
 		}
 	}
-	return &document{doc: doc, cacheable: !hasDirectives(doc)}
+	return &document{doc: doc, cacheable: !hasDirectives(doc), constantBounds: !hasDirectives(doc) && !boundVariables(doc)}
 }
 
 // hasDirectives reports whether a selection of doc has a directive.

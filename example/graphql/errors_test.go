@@ -168,3 +168,17 @@ func TestFieldsMerged(t *testing.T) {
 	e.expect(t, reader, `query { ... R } fragment R on Query { viewer { login } v: viewer { __typename } }`, nil,
 		`{"data":{"viewer":{"login":"reader"},"v":{"__typename":"User"}}}`)
 }
+
+// TestBoundsOfVariables checks that a bound given by a variable is checked
+// for each request's value, the document being the same.
+func TestBoundsOfVariables(t *testing.T) {
+	e := newEnv(t, options{})
+	const q = `query($first: Int) { repository(owner: "octo-org", name: "hello-world") { issues(first: $first) { nodes { number } } } }`
+	if got := e.query(t, reader, q, map[string]any{"first": 101}); !strings.Contains(got, "Requesting 101 records on the `issues` connection exceeds the `first` limit of 100 records.") {
+		t.Errorf("first 101: %s", got)
+	}
+	e.expect(t, reader, q, map[string]any{"first": 1}, `{"data":{"repository":{"issues":{"nodes":[{"number":1}]}}}}`)
+	if got := e.query(t, reader, q, nil); !strings.Contains(got, "You must provide a `first` or `last` value") {
+		t.Errorf("no first: %s", got)
+	}
+}

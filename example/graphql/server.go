@@ -93,7 +93,7 @@ func (s *Server) serve(c *issuefields.Call) error {
 		return answer(c, []gqlError{*verr}, false)
 	}
 	e := &exec{s: s, call: c, doc: doc.doc, kept: doc, vars: vars}
-	if berr := e.bounds(op.SelectionSet); berr != nil {
+	if berr := e.operationBounds(op); berr != nil {
 		return answer(c, []gqlError{*berr}, false)
 	}
 	root := "Query"

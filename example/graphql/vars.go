@@ -168,7 +168,7 @@ func scalar(name string, v any) (any, *problem) {
 			}
 		}
 	default:
-		// String and the custom scalars (DateTime, URI, BigInt, Date) are
+		// String and the custom scalars (DateTime, URI, BigInt) are
 		// strings.
 		if _, ok := v.(string); ok {
 			return v, nil
