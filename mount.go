@@ -96,6 +96,10 @@ func (c *Call) Header() http.Header { return c.c.w.Header() }
 // encode is returned, and answered 500, rather than sent as half a body.
 func (c *Call) WriteJSON(status int, v any) error { return c.h.writeJSON(c.c.w, status, v) }
 
+// WriteBody answers with status and body, JSON that the route encoded
+// itself (ending in a newline, as the API's bodies do), sent as it is.
+func (c *Call) WriteBody(status int, body []byte) { writeBody(c.c.w, status, body) }
+
 // WriteHeader answers with status and no body, as a 204 is.
 func (c *Call) WriteHeader(status int) { c.c.w.WriteHeader(status) }
 
@@ -108,16 +112,23 @@ func (c *Call) ReadObject() (map[string]json.RawMessage, error) {
 	return readObject(c.c.w, c.r, c.h.maxBodyBytes)
 }
 
+// ReadJSON reads the request's body as ReadObject does, with the same
+// refusals, and returns it whole: a JSON object, valid, that repeats no key
+// in any object, for a route that decodes it its own way. It reads the body
+// once: call it, or ReadObject, once.
+func (c *Call) ReadJSON() ([]byte, error) {
+	body, err := readBody(c.c.w, c.r, c.h.maxBodyBytes, &objectBody)
+	if err != nil {
+		return nil, err
+	}
+	return body.whole, nil
+}
+
 // LimitWrite applies the secondary rate limit of writes (Config.WriteLimits,
 // Config.WriteLimiter) to the request, once however often it is called, and
 // returns the 422 with Retry-After of a caller over it. A route that writes
 // calls it once the caller is authorized, before it reads the body.
-func (c *Call) LimitWrite() error {
-	if !c.c.limited {
-		c.c.limited, c.c.limitErr = true, c.h.allowWrite(c.c)
-	}
-	return c.c.limitErr
-}
+func (c *Call) LimitWrite() error { return c.LimitWrites(1) }
 
 // RequireToken returns the 401 Requires authentication for a caller without
 // credentials, and nil for any other.
@@ -153,11 +164,30 @@ func (c *Call) BadRequest(message string) error {
 // Explain returns the status and the message that the API answers err with,
 // for a route that writes its errors in a shape of its own; it logs the
 // cause of a status of 500 and over, as the handler does for an error that
-// Serve returns.
+// Serve returns. A refusal that lists the invalid parts of a body (a 422)
+// has the message of each part after its own, joined by "; ", so that the
+// message names what is wrong; a refusal that may be retried later sets the
+// answer's Retry-After, as the API's own answer would.
 func (c *Call) Explain(err error) (status int, message string) {
 	a := answerTo(err, c.c.route)
 	c.h.logFailure(c.r, c.c.w, &a)
-	return a.status, a.message
+	if a.retryAfter != "" {
+		setHeader(c.c.w, "Retry-After", a.retryAfter)
+	}
+	message = a.message
+	for i, item := range a.errors {
+		sep := "; "
+		if i == 0 {
+			sep = ": "
+		}
+		switch item := item.(type) {
+		case *fieldError:
+			message += sep + item.Message
+		case string:
+			message += sep + item
+		}
+	}
+	return a.status, message
 }
 
 // checkRoutes reports what is missing or wrong in mounted, the Routes of a

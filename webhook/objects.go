@@ -125,7 +125,7 @@ func (o Objects) Issue(snap issuefields.Snapshot, values json.RawMessage) IssueO
 		LabelsURL:         api + "/labels{/name}",
 		CommentsURL:       api + "/comments",
 		EventsURL:         api + "/events",
-		HTMLURL:           o.web() + webPath(repo) + "/issues/" + number,
+		HTMLURL:           o.IssueHTMLURL(repo, is.Number),
 		TimelineURL:       api + "/timeline",
 		ID:                is.ID,
 		NodeID:            ids.Issue(is.ID),
@@ -161,6 +161,22 @@ func (o Objects) Issue(snap issuefields.Snapshot, values json.RawMessage) IssueO
 		out.AuthorAssociation = "OWNER"
 	}
 	return out
+}
+
+// RepositoryHTMLURL returns the address of the page of repo, under WebURL:
+// the html_url of the repository of a payload.
+func (o Objects) RepositoryHTMLURL(repo issuefields.Repository) string {
+	return o.web() + webPath(repo)
+}
+
+// AccountHTMLURL returns the address of the page of the account login, the
+// html_url of a user or an organization of a payload.
+func (o Objects) AccountHTMLURL(login string) string { return o.web() + "/" + url.PathEscape(login) }
+
+// IssueHTMLURL returns the address of the page of issue number of repo, the
+// issue object's html_url, without building the object.
+func (o Objects) IssueHTMLURL(repo issuefields.Repository, number int64) string {
+	return o.RepositoryHTMLURL(repo) + "/issues/" + strconv.FormatInt(number, 10)
 }
 
 // ownerType returns the account type of author, an issue's author or "" for

@@ -302,7 +302,7 @@ func (o Objects) user(login, kind string) simpleUser {
 		Name:              optional(d.Name),
 		AvatarURL:         o.web() + "/avatars/u/" + strconv.FormatInt(id, 10),
 		URL:               api,
-		HTMLURL:           o.web() + "/" + url.PathEscape(login),
+		HTMLURL:           o.AccountHTMLURL(login),
 		FollowersURL:      api + "/followers",
 		FollowingURL:      api + "/following{/other_user}",
 		GistsURL:          api + "/gists{/gist_id}",
@@ -340,7 +340,7 @@ func (o Objects) organization(login string) organization {
 func (o Objects) repository(repo issuefields.Repository) repository {
 	d := o.dir().Repository(repo)
 	api := o.api() + repoPath(repo)
-	web := o.web() + webPath(repo)
+	web := o.RepositoryHTMLURL(repo)
 	host := hostOf(o.web())
 	kind := ""
 	if repo.OwnedByOrganization {

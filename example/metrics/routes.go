@@ -20,6 +20,7 @@ var routeTemplates = []string{
 	"/repos/{owner}/{repo}/issues",
 	"/repos/{owner}/{repo}/issues/{issue_number}",
 	"/search/issues",
+	"/graphql",
 }
 
 // hookTemplates are the paths of the hooks' routes below an organization's
@@ -60,6 +61,10 @@ func newRouteNames(prefix string) *routeNames {
 	}
 	for _, t := range templates {
 		mux.Handle(prefix+t, routeName(t))
+	}
+	if prefix == "/api/v3" {
+		// GitHub Enterprise Server's GraphQL path, beside its REST API.
+		mux.Handle("/api/graphql", routeName("/graphql"))
 	}
 	for _, t := range []string{"/healthz", "/readyz", toolpath.Root} {
 		mux.Handle(t, routeName(t))

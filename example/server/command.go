@@ -17,6 +17,7 @@ import (
 	"github.com/issuefields/issuefields"
 	"github.com/issuefields/issuefields/example/banner"
 	"github.com/issuefields/issuefields/example/datafile"
+	"github.com/issuefields/issuefields/example/graphql"
 	"github.com/issuefields/issuefields/example/issues"
 	"github.com/issuefields/issuefields/example/metrics"
 	"github.com/issuefields/issuefields/example/ratelimit"
@@ -202,11 +203,12 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	issueRoutes, err := issues.Routes(issues.Config{Store: d.store.Data,
-		Objects: webhook.Objects{BaseURL: urls.api, WebURL: urls.web, Directory: d.File.Directory()}})
+	objects := webhook.Objects{BaseURL: urls.api, WebURL: urls.web, Directory: d.File.Directory()}
+	issueRoutes, err := issues.Routes(issues.Config{Store: d.store.Data, Objects: objects})
 	if err != nil {
 		return err
 	}
+	gql := graphql.New(graphql.Config{Store: d.store.Data, Objects: objects, RateLimited: ratelimit.Refused})
 	// gate makes each reset one step for the requests that read or change
 	// the state.
 	g := new(gate)
@@ -218,7 +220,7 @@ func (c Command) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		Logger:       logger,
 		Notifier:     notifier,
 		WriteLimiter: limiter,
-		Routes:       append(hookRoutes, issueRoutes...),
+		Routes:       append(append(hookRoutes, issueRoutes...), gql.Route()),
 	})
 	if err != nil {
 		return err

@@ -23,6 +23,13 @@ const readyTimeout = 2 * time.Second
 // prefix points to, as the API's own error bodies do.
 const documentationURL = "https://docs.github.com/rest/issues/issue-field-values"
 
+// enterprisePrefix is the prefix of GitHub Enterprise Server's REST API,
+// and enterpriseGraphQL the path of its GraphQL API beside it.
+const (
+	enterprisePrefix  = "/api/v3"
+	enterpriseGraphQL = "/api/graphql"
+)
+
 // readinessProbe is the owner and name that GET /readyz looks up: no
 // repository has them, so a store that answers says ErrNotFound.
 const readinessProbe = ".readyz"
@@ -53,6 +60,13 @@ func routes(api, tools http.Handler, front func(http.Handler) http.Handler, pref
 	if prefix != "" {
 		mounted = front(http.StripPrefix(prefix, api))
 	}
+	// GitHub Enterprise Server serves GraphQL at /api/graphql beside the
+	// REST API's /api/v3, where clients of a custom host send it: the
+	// path is the API's /graphql, through the same front and handler.
+	var graphqlAlias http.Handler
+	if prefix == enterprisePrefix {
+		graphqlAlias = front(http.StripPrefix("/api", api))
+	}
 	healthz := getOnly(func(w http.ResponseWriter, r *http.Request) {
 		jsonanswer.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -73,6 +87,8 @@ func routes(api, tools http.Handler, front func(http.Handler) http.Handler, pref
 			healthz.ServeHTTP(w, r)
 		case p == "/readyz":
 			readyz.ServeHTTP(w, r)
+		case graphqlAlias != nil && p == enterpriseGraphQL:
+			graphqlAlias.ServeHTTP(w, r)
 		case prefix == "" || strings.HasPrefix(p, prefix+"/"):
 			mounted.ServeHTTP(w, r)
 		default:

@@ -49,6 +49,9 @@ func (j *Journal) record(r *http.Request, start time.Time, status int, body *cap
 		kept, size = body.kept.Bytes(), body.size
 	}
 	req := newRequest(r.Method, r.URL.Path, r.URL.RawQuery, maskQuery, kept, size)
+	if req.read == nil && len(kept) > 0 && isGraphQL(req.Path) {
+		req.graphql = bytes.Clone(kept)
+	}
 	req.Time, req.Status = start.UTC(), status
 	req.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	if token, ok := bearer.Token(r); ok && token != "" {

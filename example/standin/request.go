@@ -45,11 +45,27 @@ type Request struct {
 	// KiB, whose size BodySize still gives.
 	Body     json.RawMessage `json:"body,omitempty"`
 	BodySize int64           `json:"body_size,omitempty"`
+	// GraphQL is what a request to the GraphQL API asked: its operation
+	// name and query, taken from the first 64 KiB of its body, so that a
+	// body too long for Body still shows them (the query then cut there).
+	GraphQL *GraphQLRequest `json:"graphql,omitempty"`
 
 	// read is the body as the handler read it, which masked masks into
 	// Body: masking when the journal is read keeps the work off the
 	// request's path.
 	read []byte
+	// graphql is the first maxBody bytes of a GraphQL request's body,
+	// when read does not hold it whole.
+	graphql []byte
+}
+
+// GraphQLRequest is what the journal shows of a request to the GraphQL API.
+type GraphQLRequest struct {
+	OperationName string `json:"operation_name,omitempty"`
+	Query         string `json:"query"`
+	// QueryTruncated says that the body was longer than the record keeps
+	// (64 KiB), and the query was cut there.
+	QueryTruncated bool `json:"query_truncated,omitempty"`
 }
 
 // newRequest returns the record of a request whose method, path and query
@@ -136,6 +152,14 @@ func prefix(s string, n int) string {
 
 // masked returns req with its body masked into Body.
 func (req Request) masked() Request {
+	if isGraphQL(req.Path) && (req.read != nil || req.graphql != nil) {
+		body := req.read
+		if body == nil {
+			body = req.graphql
+		}
+		req.GraphQL = graphqlOf(body, req.read == nil)
+		req.graphql = nil
+	}
 	if req.read != nil {
 		req.Body, req.read = maskSecrets(req.read), nil
 	}
@@ -145,5 +169,5 @@ func (req Request) masked() Request {
 // size returns how many bytes req counts for in a Journal's budget: those it
 // points to. A body counts its whole capacity, which the record holds.
 func (req *Request) size() int {
-	return len(req.Method) + len(req.Path) + len(req.Query) + len(req.Login) + cap(req.read)
+	return len(req.Method) + len(req.Path) + len(req.Query) + len(req.Login) + cap(req.read) + cap(req.graphql)
 }
