@@ -91,3 +91,36 @@ func TestGraphQLAtTheRoot(t *testing.T) {
 		t.Errorf("POST /api/graphql without the prefix: %d, want 404", a.status)
 	}
 }
+
+// TestGraphQLSpendsItsOwnBudget checks that GraphQL, at /api/graphql and
+// under the prefix, counts against the caller's graphql budget, which
+// rateLimit reads, and that a spent budget is answered as GitHub answers
+// it: 200, an error of type RATE_LIMITED, x-ratelimit-remaining 0.
+func TestGraphQLSpendsItsOwnBudget(t *testing.T) {
+	s := startServer(t, "-prefix", "/api/v3", "-rate-limit", "3")
+	o := origin(s.base)
+	const body = `{"query":"{ rateLimit { limit used remaining } }"}`
+	first := send(t, http.MethodPost, o+"/api/graphql", "demo-writer-token", body)
+	wantBudget(t, "the first query", first, 3, 1, "graphql")
+	if want := `{"data":{"rateLimit":{"limit":3,"used":1,"remaining":2}}}`; strings.TrimSpace(first.body) != want {
+		t.Errorf("rateLimit: %s, want %s", first.body, want)
+	}
+	wantBudget(t, "REST beside it", send(t, http.MethodGet, s.base+"repos/octo-org/hello-world/issues/1", "demo-writer-token", ""), 3, 1, "core")
+	wantBudget(t, "the second query", send(t, http.MethodPost, s.base+"graphql", "demo-writer-token", body), 3, 2, "graphql")
+	send(t, http.MethodPost, o+"/api/graphql", "demo-writer-token", body)
+	spent := send(t, http.MethodPost, o+"/api/graphql", "demo-writer-token", body)
+	var got struct {
+		Data   any
+		Errors []struct{ Type, Message string }
+	}
+	if err := json.Unmarshal([]byte(spent.body), &got); err != nil {
+		t.Fatalf("%v: %s", err, spent.body)
+	}
+	if spent.status != http.StatusOK || len(got.Errors) != 1 || got.Errors[0].Type != "RATE_LIMITED" ||
+		!strings.HasPrefix(got.Errors[0].Message, "API rate limit exceeded for user ID ") {
+		t.Errorf("a spent budget: %d %s, want 200 and one RATE_LIMITED error", spent.status, spent.body)
+	}
+	if r := spent.header.Get("x-ratelimit-remaining"); r != "0" || spent.header.Get("x-ratelimit-resource") != "graphql" {
+		t.Errorf("a spent budget: x-ratelimit-remaining %q, resource %q", r, spent.header.Get("x-ratelimit-resource"))
+	}
+}
