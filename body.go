@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/issuefields/issuefields/internal/jsonskip"
 )
 
 // Every request body is read by one scanner, as a stream: it checks the JSON
@@ -319,7 +321,7 @@ func (s *bodyScanner) failure() error {
 func (s *bodyScanner) peekPastSpace() (c byte, ok bool) {
 	for {
 		for s.pos < s.end {
-			if c := s.buf[s.pos]; !isSpace(c) {
+			if c := s.buf[s.pos]; !jsonskip.IsSpace(c) {
 				return c, true
 			}
 			s.pos++
@@ -730,67 +732,14 @@ func skipDigits(data []byte, i int) int {
 	return i
 }
 
-// isSpace reports whether c is JSON whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// skipSpace returns the index of the first byte at or after i that is not
-// whitespace.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && isSpace(data[i]) {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the index just past the value that starts at data[i].
-func skipValue(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(data); i++ {
-			switch data[i] {
-			case '"':
-				i = skipString(data, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return i
-	}
-	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' && !isSpace(data[i]) {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string that starts at data[i].
-func skipString(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
-}
-
 // eachElement calls fn with each element of the array arr.
 func eachElement(arr []byte, fn func(elem []byte)) {
-	for i := skipSpace(arr, 1); i < len(arr) && arr[i] != ']'; {
-		end := skipValue(arr, i)
+	for i := jsonskip.Space(arr, 1); i < len(arr) && arr[i] != ']'; {
+		end := jsonskip.Value(arr, i)
 		fn(arr[i:end])
-		i = skipSpace(arr, end)
+		i = jsonskip.Space(arr, end)
 		if i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
+			i = jsonskip.Space(arr, i+1)
 		}
 	}
 }
@@ -798,15 +747,15 @@ func eachElement(arr []byte, fn func(elem []byte)) {
 // eachMember calls fn with the key (a JSON string, quotes included) and the
 // value of each member of the object obj, in order.
 func eachMember(obj []byte, fn func(key, value []byte)) {
-	for i := skipSpace(obj, 1); i < len(obj) && obj[i] != '}'; {
-		keyEnd := skipString(obj, i)
+	for i := jsonskip.Space(obj, 1); i < len(obj) && obj[i] != '}'; {
+		keyEnd := jsonskip.String(obj, i)
 		key := obj[i:keyEnd]
-		start := skipSpace(obj, skipSpace(obj, keyEnd)+1) // past the colon
-		end := skipValue(obj, start)
+		start := jsonskip.Space(obj, jsonskip.Space(obj, keyEnd)+1) // past the colon
+		end := jsonskip.Value(obj, start)
 		fn(key, obj[start:end])
-		i = skipSpace(obj, end)
+		i = jsonskip.Space(obj, end)
 		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+			i = jsonskip.Space(obj, i+1)
 		}
 	}
 }

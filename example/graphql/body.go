@@ -1,12 +1,12 @@
 package graphql
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"sync"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/internal/jsonskip"
 )
 
 // request is the body of a GraphQL request, as its members' JSON: query is
@@ -76,7 +76,7 @@ func unescaped(s []byte) bool {
 // as float64), by a decoder of its own, which costs a fraction of
 // json.Unmarshal's reflection for the few small values a request has.
 func variablesOf(v []byte) map[string]any {
-	if i := skipSpace(v, 0); i == len(v) || v[i] != '{' {
+	if i := jsonskip.Space(v, 0); i == len(v) || v[i] != '{' {
 		return nil
 	}
 	vars, _ := decodeValue(v, 0)
@@ -87,39 +87,39 @@ func variablesOf(v []byte) map[string]any {
 // decodeValue decodes the valid JSON value at i of body, and returns it and
 // the index past it.
 func decodeValue(body []byte, i int) (any, int) {
-	i = skipSpace(body, i)
+	i = jsonskip.Space(body, i)
 	switch body[i] {
 	case '{':
 		m := map[string]any{}
-		i = skipSpace(body, i+1)
+		i = jsonskip.Space(body, i+1)
 		for body[i] != '}' {
-			end := skipValue(body, i)
+			end := jsonskip.Value(body, i)
 			key := keyOf(body[i:end])
-			i = skipSpace(body, end) + 1 // the colon
+			i = jsonskip.Space(body, end) + 1 // the colon
 			var v any
 			v, i = decodeValue(body, i)
 			m[key] = v
-			i = skipSpace(body, i)
+			i = jsonskip.Space(body, i)
 			if body[i] == ',' {
-				i = skipSpace(body, i+1)
+				i = jsonskip.Space(body, i+1)
 			}
 		}
 		return m, i + 1
 	case '[':
 		list := []any{}
-		i = skipSpace(body, i+1)
+		i = jsonskip.Space(body, i+1)
 		for body[i] != ']' {
 			var v any
 			v, i = decodeValue(body, i)
 			list = append(list, v)
-			i = skipSpace(body, i)
+			i = jsonskip.Space(body, i)
 			if body[i] == ',' {
-				i = skipSpace(body, i+1)
+				i = jsonskip.Space(body, i+1)
 			}
 		}
 		return list, i + 1
 	case '"':
-		end := skipValue(body, i)
+		end := jsonskip.Value(body, i)
 		return text(body[i:end]), end
 	case 't':
 		return true, i + 4
@@ -128,7 +128,7 @@ func decodeValue(body []byte, i int) (any, int) {
 	case 'n':
 		return nil, i + 4
 	}
-	end := skipValue(body, i)
+	end := jsonskip.Value(body, i)
 	return jsonNumber(body[i:end]), end
 }
 
@@ -189,78 +189,26 @@ var names = sync.OnceValue(func() map[string]string {
 // body, valid JSON; keys with escapes are passed as they are, unescaped
 // (none of the members read has one).
 func members(body []byte, member func(key string, value []byte)) {
-	i := skipSpace(body, 0)
+	i := jsonskip.Space(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(body, i)
+		i = jsonskip.Space(body, i)
 		if i >= len(body) || body[i] != '"' {
 			return
 		}
-		end := skipValue(body, i)
+		end := jsonskip.Value(body, i)
 		key := body[i+1 : end-1]
-		i = skipSpace(body, end)
-		i = skipSpace(body, i+1) // the colon
-		end = skipValue(body, i)
+		i = jsonskip.Space(body, end)
+		i = jsonskip.Space(body, i+1) // the colon
+		end = jsonskip.Value(body, i)
 		member(string(key), body[i:end])
-		i = skipSpace(body, end)
+		i = jsonskip.Space(body, end)
 		if i >= len(body) || body[i] != ',' {
 			return
 		}
 		i++
 	}
-}
-
-// skipSpace returns the index of the first byte of body from i that is not
-// JSON white space.
-func skipSpace(body []byte, i int) int {
-	for i < len(body) && (body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the index just past the JSON value, valid, that begins
-// at i.
-func skipValue(body []byte, i int) int {
-	switch body[i] {
-	case '"':
-		// The next quote that no odd run of backslashes escapes ends it.
-		for j := i + 1; ; j++ {
-			k := bytes.IndexByte(body[j:], '"')
-			if k < 0 {
-				return len(body)
-			}
-			j += k
-			escapes := 0
-			for p := j - 1; p > i && body[p] == '\\'; p-- {
-				escapes++
-			}
-			if escapes%2 == 0 {
-				return j + 1
-			}
-		}
-	case '{', '[':
-		depth := 0
-		for ; i < len(body); i++ {
-			switch body[i] {
-			case '"':
-				i = skipValue(body, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return i
-	}
-	for i < len(body) && body[i] != ',' && body[i] != '}' && body[i] != ']' && body[i] != ' ' && body[i] != '\n' && body[i] != '\t' && body[i] != '\r' {
-		i++
-	}
-	return i
 }
