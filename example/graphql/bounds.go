@@ -137,36 +137,16 @@ func (e *exec) selectsNodes(set ast.SelectionSet) bool {
 // boundVariables reports whether a first, a last or the ids of nodes in doc
 // is given by a variable.
 func boundVariables(doc *ast.QueryDocument) bool {
-	var in func(set ast.SelectionSet) bool
-	in = func(set ast.SelectionSet) bool {
-		for _, sel := range set {
-			switch s := sel.(type) {
-			case *ast.Field:
-				for _, a := range s.Arguments {
-					if (a.Name == "first" || a.Name == "last" || a.Name == "ids") && !constant(a.Value) {
-						return true
-					}
-				}
-				if in(s.SelectionSet) {
-					return true
-				}
-			case *ast.InlineFragment:
-				if in(s.SelectionSet) {
-					return true
-				}
+	return anySelection(doc, func(sel ast.Selection) bool {
+		f, ok := sel.(*ast.Field)
+		if !ok {
+			return false
+		}
+		for _, a := range f.Arguments {
+			if (a.Name == "first" || a.Name == "last" || a.Name == "ids") && !constant(a.Value) {
+				return true
 			}
 		}
 		return false
-	}
-	for _, op := range doc.Operations {
-		if in(op.SelectionSet) {
-			return true
-		}
-	}
-	for _, f := range doc.Fragments {
-		if in(f.SelectionSet) {
-			return true
-		}
-	}
-	return false
+	})
 }

@@ -113,20 +113,36 @@ func prepare(query string) *document {
 
 // hasDirectives reports whether a selection of doc has a directive.
 func hasDirectives(doc *ast.QueryDocument) bool {
+	return anySelection(doc, func(sel ast.Selection) bool {
+		switch s := sel.(type) {
+		case *ast.Field:
+			return len(s.Directives) > 0
+		case *ast.InlineFragment:
+			return len(s.Directives) > 0
+		case *ast.FragmentSpread:
+			return len(s.Directives) > 0
+		}
+		return false
+	})
+}
+
+// anySelection reports whether is holds for a selection of doc, in its
+// operations or its fragments, at any depth (a fragment spread's fragment is
+// among the fragments).
+func anySelection(doc *ast.QueryDocument, is func(ast.Selection) bool) bool {
 	var in func(set ast.SelectionSet) bool
 	in = func(set ast.SelectionSet) bool {
 		for _, sel := range set {
+			if is(sel) {
+				return true
+			}
 			switch s := sel.(type) {
 			case *ast.Field:
-				if len(s.Directives) > 0 || in(s.SelectionSet) {
+				if in(s.SelectionSet) {
 					return true
 				}
 			case *ast.InlineFragment:
-				if len(s.Directives) > 0 || in(s.SelectionSet) {
-					return true
-				}
-			case *ast.FragmentSpread:
-				if len(s.Directives) > 0 {
+				if in(s.SelectionSet) {
 					return true
 				}
 			}
