@@ -22,7 +22,9 @@
 #          (bench/graphql-write.json); each alternates the estimate between
 #          5 and 6, so that every write commits.
 # The example runs with its default flags but for the secondary rate limit,
-# which is off so that every write is served; its log goes to a file.
+# which is off so that every write is served, and the primary rate limit,
+# whose budget (-rate-limit 1000000000, an hour, for core and graphql alike)
+# is checked on every request and never spent; its log goes to a file.
 # EXAMPLE_FLAGS adds flags to its command line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +41,7 @@ need wrk curl
 
 go build -o "$tmp/example" ./example
 taskset -c 0 "$tmp/example" -addr "$ADDR" -data bench/data.json \
-  -write-limit 0 -write-limit-hourly 0 ${EXAMPLE_FLAGS:-} >/dev/null 2>"$tmp/example.log" &
+  -write-limit 0 -write-limit-hourly 0 -rate-limit 1000000000 ${EXAMPLE_FLAGS:-} >/dev/null 2>"$tmp/example.log" &
 pids+=($!)
 wait_for "http://$ADDR$LIST_PATH"
 # Each GraphQL body must be answered without errors.
@@ -48,12 +50,10 @@ for body in bench/graphql-read.json bench/graphql-write.json; do
   case $answer in *'"errors"'*) echo "$body: $answer" >&2; exit 1 ;; esac
 done
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
 # measure LOAD: one wrk run of rest-read, graphql-read, rest-write or
 # graphql-write; prints "requests/s p99-microseconds CPU-microseconds-per-request".
 measure() {
-  local before args=(-s bench/graphql.lua "http://$ADDR")
+  local args=(-s bench/graphql.lua "http://$ADDR")
   case $1 in
     rest-read) args=(-H 'Authorization: Bearer bench-token' "http://$ADDR$LIST_PATH") ;;
     graphql-read) export BENCH_METHOD=POST BENCH_PATH=/graphql BENCH_BODY=$PWD/bench/graphql-read.json BENCH_FROM= BENCH_TO= ;;
@@ -62,19 +62,8 @@ measure() {
     graphql-write) export BENCH_METHOD=POST BENCH_PATH=/graphql BENCH_BODY=$PWD/bench/graphql-write.json \
       BENCH_FROM='"numberValue":5}' BENCH_TO='"numberValue":6}' ;;
   esac
-  before=$(cpu_ticks "${pids[0]}")
-  taskset -c 1 wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${args[@]}" >"$tmp/wrk.out"
-  awk -v ticks=$(( $(cpu_ticks "${pids[0]}") - before )) -v hz="$(getconf CLK_TCK)" '
-    / requests in / { n = $1 }
-    /Requests\/sec/ { rps = $2 }
-    $1 == "99%" { v = $2; unit = v; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", v)
-      p99 = v * (unit == "s" ? 1e6 : unit == "ms" ? 1e3 : 1) }
-    / Non-2xx or 3xx responses/ { bad = $NF }
-    END { if (bad) { print "wrk saw " bad " failed answers" > "/dev/stderr"; exit 1 }
-      printf "%d %d %.1f\n", rps, p99, ticks / hz * 1e6 / n }' "$tmp/wrk.out"
+  wrk_run "${pids[0]}" "${args[@]}"
 }
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); go $(go env GOVERSION)"
 echo "load: wrk -t2 -c$CONNECTIONS -d$DURATION, server pinned to core 0, wrk to core 1, $RUNS runs each"

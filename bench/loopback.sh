@@ -62,16 +62,9 @@ wait_for "http://$NOTOOLS_ADDR$LIST_PATH"
 
 export BENCH_WRITE_BODY=$PWD/bench/write.json BENCH_WRITE_PATH=$WRITE_PATH
 
-# cpu_ticks PID: the CPU time the process has used, user and system, in
-# clock ticks.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
-# measure SERVER KIND: one wrk run; prints "requests/s p99-microseconds
-# CPU-microseconds-per-request". The CPU time per request is what the server
-# process used, divided by the requests answered: unlike requests/s, it
-# hardly moves when other processes take turns on the server's core.
+# measure SERVER KIND: one wrk run (wrk_run) of the server's list or write.
 measure() {
-  local addr=$EXAMPLE_ADDR args=() pid=${pids[0]} before
+  local addr=$EXAMPLE_ADDR args=() pid=${pids[0]}
   [ "$1" = baseline ] && addr=$BASELINE_ADDR pid=${pids[1]}
   [ "$1" = notools ] && addr=$NOTOOLS_ADDR pid=${pids[2]}
   if [ "$2" = list ]; then
@@ -79,19 +72,8 @@ measure() {
   else
     args=(-s bench/write.lua "http://$addr")
   fi
-  before=$(cpu_ticks "$pid")
-  taskset -c 1 wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${args[@]}" >"$tmp/wrk.out"
-  awk -v ticks=$(( $(cpu_ticks "$pid") - before )) -v hz="$(getconf CLK_TCK)" '
-    / requests in / { n = $1 }
-    /Requests\/sec/ { rps = $2 }
-    $1 == "99%" { v = $2; unit = v; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", v)
-      p99 = v * (unit == "s" ? 1e6 : unit == "ms" ? 1e3 : 1) }
-    / Non-2xx or 3xx responses/ { bad = $NF }
-    END { if (bad) { print "wrk saw " bad " failed answers" > "/dev/stderr"; exit 1 }
-      printf "%d %d %.1f\n", rps, p99, ticks / hz * 1e6 / n }' "$tmp/wrk.out"
+  wrk_run "$pid" "${args[@]}"
 }
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); go $(go env GOVERSION)"
 echo "load: wrk -t2 -c$CONNECTIONS -d$DURATION, server pinned to core 0, wrk to core 1, $RUNS runs each"

@@ -68,10 +68,6 @@ start slow 18086 18096 -webhook "http://$SLOW_RECEIVER/hook" -webhook-secret ben
 
 export BENCH_WRITE_BODY=$PWD/bench/write.json BENCH_WRITE_PATH=$WRITE_PATH
 
-# cpu_ticks PID: the CPU time the process has used, user and system, in
-# clock ticks.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
 # outcomes NAME: the server's webhook counters, "delivered failed dropped
 # queued".
 outcomes() {
@@ -106,8 +102,6 @@ measure() {
       cpu = ticks / hz * 1e6
       printf "%d %d %d %.1f %d %.0f %d %d %d\n", rps, p50, p99, cpu / n, n, cpu, delivered, failed, dropped }' "$tmp/wrk.out"
 }
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); go $(go env GOVERSION)"
 echo "load: wrk -t2 -c$CONNECTIONS -d$DURATION of writes, servers pinned to core 0, wrk and receivers to core 1, $RUNS runs"
