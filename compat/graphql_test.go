@@ -12,8 +12,9 @@ import (
 
 // The tests below run the queries and mutations of github-mcp-server's
 // issue field tools through shurcooL/githubv4, the client it uses, against
-// the example server's GraphQL API at /api/graphql, where GitHub Enterprise
-// Server serves it beside /api/v3. The structs are the test's own, with the
+// the GraphQL API at /api/graphql, where GitHub Enterprise Server serves it
+// beside /api/v3, on each of stores: the example server's memstore and
+// issuefields-postgres's pgstore. The structs are the test's own, with the
 // shapes the tools send.
 
 // gqlClient returns a githubv4 client of the server with token, which sends
@@ -125,29 +126,31 @@ func checkFields(t *testing.T, nodes []fieldNode) map[string]fieldNode {
 }
 
 func TestGraphQLListIssueFieldsRepository(t *testing.T) {
-	s := startServer(t)
-	var q listFieldsRepo
-	if err := s.gqlClient(t, readerToken).Query(context.Background(), &q, map[string]any{
-		"owner": githubv4.String("octo-org"), "name": githubv4.String("hello-world")}); err != nil {
-		t.Fatal(err)
-	}
-	checkFields(t, q.Repository.IssueFields.Nodes)
+	eachStore(t, func(t *testing.T, s *server) {
+		var q listFieldsRepo
+		if err := s.gqlClient(t, readerToken).Query(context.Background(), &q, map[string]any{
+			"owner": githubv4.String("octo-org"), "name": githubv4.String("hello-world")}); err != nil {
+			t.Fatal(err)
+		}
+		checkFields(t, q.Repository.IssueFields.Nodes)
+	})
 }
 
 func TestGraphQLListIssueFieldsOrganization(t *testing.T) {
-	s := startServer(t)
-	var q listFieldsOrg
-	vars := map[string]any{"login": githubv4.String("octo-org")}
-	if err := s.gqlClient(t, fieldsReaderToken).Query(context.Background(), &q, vars); err != nil {
-		t.Fatal(err)
-	}
-	checkFields(t, q.Organization.IssueFields.Nodes)
-	// As GET /orgs/octo-org/issue-fields, a token without the
-	// organization's issue_fields permission may not list them.
-	err := s.gqlClient(t, readerToken).Query(context.Background(), &listFieldsOrg{}, vars)
-	if err == nil || !strings.Contains(err.Error(), "issue_fields=read") {
-		t.Errorf("the reader's list: %v, want the refusal naming issue_fields=read", err)
-	}
+	eachStore(t, func(t *testing.T, s *server) {
+		var q listFieldsOrg
+		vars := map[string]any{"login": githubv4.String("octo-org")}
+		if err := s.gqlClient(t, fieldsReaderToken).Query(context.Background(), &q, vars); err != nil {
+			t.Fatal(err)
+		}
+		checkFields(t, q.Organization.IssueFields.Nodes)
+		// As GET /orgs/octo-org/issue-fields, a token without the
+		// organization's issue_fields permission may not list them.
+		err := s.gqlClient(t, readerToken).Query(context.Background(), &listFieldsOrg{}, vars)
+		if err == nil || !strings.Contains(err.Error(), "issue_fields=read") {
+			t.Errorf("the reader's list: %v, want the refusal naming issue_fields=read", err)
+		}
+	})
 }
 
 // fieldRef is the IssueFieldRef of list_issues: the field of a value.
@@ -237,31 +240,32 @@ type listIssues struct {
 }
 
 func TestGraphQLListIssuesWithFieldFilter(t *testing.T) {
-	s := startServer(t)
-	high := githubv4.String("high")
-	var q listIssues
-	err := s.gqlClient(t, readerToken).Query(context.Background(), &q, map[string]any{
-		"owner": githubv4.String("octo-org"), "repo": githubv4.String("hello-world"),
-		"first": githubv4.Int(30), "after": (*githubv4.String)(nil),
-		"states":  []githubv4.IssueState{githubv4.IssueStateOpen},
-		"orderBy": githubv4.IssueOrderFieldCreatedAt, "direction": githubv4.OrderDirectionDesc,
-		"issueFieldValues": []IssueFieldValueFilter{{FieldName: "Priority", SingleSelectOptionValue: &high}},
+	eachStore(t, func(t *testing.T, s *server) {
+		high := githubv4.String("high")
+		var q listIssues
+		err := s.gqlClient(t, readerToken).Query(context.Background(), &q, map[string]any{
+			"owner": githubv4.String("octo-org"), "repo": githubv4.String("hello-world"),
+			"first": githubv4.Int(30), "after": (*githubv4.String)(nil),
+			"states":  []githubv4.IssueState{githubv4.IssueStateOpen},
+			"orderBy": githubv4.IssueOrderFieldCreatedAt, "direction": githubv4.OrderDirectionDesc,
+			"issueFieldValues": []IssueFieldValueFilter{{FieldName: "Priority", SingleSelectOptionValue: &high}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues := q.Repository.Issues
+		if issues.TotalCount != 1 || len(issues.Nodes) != 1 || issues.Nodes[0].Number != 1 || issues.Nodes[0].State != "OPEN" || bool(q.Repository.IsPrivate) {
+			t.Fatalf("issues: %+v", q.Repository)
+		}
+		var values []string
+		for _, v := range issues.Nodes[0].IssueFieldValues.Nodes {
+			values = append(values, v.shown())
+		}
+		want := "Priority=High Estimate=3 Due date=2026-04-01 Summary=Crash when saving a file with a long name IssueFieldMultiSelectValue"
+		if strings.Join(values, " ") != want {
+			t.Errorf("values:\n got %s\nwant %s", strings.Join(values, " "), want)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	issues := q.Repository.Issues
-	if issues.TotalCount != 1 || len(issues.Nodes) != 1 || issues.Nodes[0].Number != 1 || issues.Nodes[0].State != "OPEN" || bool(q.Repository.IsPrivate) {
-		t.Fatalf("issues: %+v", q.Repository)
-	}
-	var values []string
-	for _, v := range issues.Nodes[0].IssueFieldValues.Nodes {
-		values = append(values, v.shown())
-	}
-	want := "Priority=High Estimate=3 Due date=2026-04-01 Summary=Crash when saving a file with a long name IssueFieldMultiSelectValue"
-	if strings.Join(values, " ") != want {
-		t.Errorf("values:\n got %s\nwant %s", strings.Join(values, " "), want)
-	}
 }
 
 // SetIssueFieldValueInput and IssueFieldCreateOrUpdateInput are named as
@@ -303,65 +307,66 @@ type issueID struct {
 }
 
 func TestGraphQLSetIssueFields(t *testing.T) {
-	s := startServer(t)
-	ctx := context.Background()
-	gql := s.gqlClient(t, writerToken)
-	var fields listFieldsRepo
-	if err := gql.Query(ctx, &fields, map[string]any{"owner": githubv4.String("octo-org"), "name": githubv4.String("hello-world")}); err != nil {
-		t.Fatal(err)
-	}
-	byName := checkFields(t, fields.Repository.IssueFields.Nodes)
-	var id issueID
-	if err := gql.Query(ctx, &id, map[string]any{"owner": githubv4.String("octo-org"), "repo": githubv4.String("hello-world"),
-		"issueNumber": githubv4.Int(2)}); err != nil {
-		t.Fatal(err)
-	}
-	str := func(s string) *githubv4.String { v := githubv4.String(s); return &v }
-	num := githubv4.Float(13.5)
-	yes, confidence := githubv4.Boolean(true), "HIGH"
-	medium := byName["Priority"].SingleSelect.Options[1].ID
-	for _, tt := range []struct {
-		name  string
-		item  IssueFieldCreateOrUpdateInput
-		field int64
-		want  any
-	}{
-		{"text", IssueFieldCreateOrUpdateInput{FieldID: byName["Summary"].Text.ID, TextValue: str("Set through GraphQL"),
-			Rationale: str("the title says so"), Confidence: &confidence}, 4, "Set through GraphQL"},
-		{"number", IssueFieldCreateOrUpdateInput{FieldID: byName["Estimate"].Number.ID, NumberValue: &num}, 2, 13.5},
-		{"date", IssueFieldCreateOrUpdateInput{FieldID: byName["Due date"].Date.ID, DateValue: str("2026-09-30")}, 3, "2026-09-30"},
-		{"single select", IssueFieldCreateOrUpdateInput{FieldID: byName["Priority"].SingleSelect.ID, SingleSelectOptionID: &medium}, 1, float64(12)},
-		{"delete", IssueFieldCreateOrUpdateInput{FieldID: byName["Estimate"].Number.ID, Delete: &yes}, 2, nil},
-	} {
-		var m setFieldsMutation
-		err := gql.Mutate(ctx, &m, SetIssueFieldValueInput{IssueID: id.Repository.Issue.ID, IssueFields: []IssueFieldCreateOrUpdateInput{tt.item}}, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		if m.SetIssueFieldValue.Issue.ID != id.Repository.Issue.ID || !strings.HasSuffix(string(m.SetIssueFieldValue.Issue.URL), "/octo-org/hello-world/issues/2") {
-			t.Errorf("%s: the payload's issue %+v", tt.name, m.SetIssueFieldValue.Issue)
-		}
-		// Read back through REST, the values list.
-		values, _, err := listValues(ctx, s.client(t, readerToken), "octo-org", "hello-world", 2, nil)
-		if err != nil {
+	eachStore(t, func(t *testing.T, s *server) {
+		ctx := context.Background()
+		gql := s.gqlClient(t, writerToken)
+		var fields listFieldsRepo
+		if err := gql.Query(ctx, &fields, map[string]any{"owner": githubv4.String("octo-org"), "name": githubv4.String("hello-world")}); err != nil {
 			t.Fatal(err)
 		}
-		var got any
-		found := false
-		for _, v := range values {
-			if v.IssueFieldID == tt.field {
-				got, found = v.Value, true
+		byName := checkFields(t, fields.Repository.IssueFields.Nodes)
+		var id issueID
+		if err := gql.Query(ctx, &id, map[string]any{"owner": githubv4.String("octo-org"), "repo": githubv4.String("hello-world"),
+			"issueNumber": githubv4.Int(2)}); err != nil {
+			t.Fatal(err)
+		}
+		str := func(s string) *githubv4.String { v := githubv4.String(s); return &v }
+		num := githubv4.Float(13.5)
+		yes, confidence := githubv4.Boolean(true), "HIGH"
+		medium := byName["Priority"].SingleSelect.Options[1].ID
+		for _, tt := range []struct {
+			name  string
+			item  IssueFieldCreateOrUpdateInput
+			field int64
+			want  any
+		}{
+			{"text", IssueFieldCreateOrUpdateInput{FieldID: byName["Summary"].Text.ID, TextValue: str("Set through GraphQL"),
+				Rationale: str("the title says so"), Confidence: &confidence}, 4, "Set through GraphQL"},
+			{"number", IssueFieldCreateOrUpdateInput{FieldID: byName["Estimate"].Number.ID, NumberValue: &num}, 2, 13.5},
+			{"date", IssueFieldCreateOrUpdateInput{FieldID: byName["Due date"].Date.ID, DateValue: str("2026-09-30")}, 3, "2026-09-30"},
+			{"single select", IssueFieldCreateOrUpdateInput{FieldID: byName["Priority"].SingleSelect.ID, SingleSelectOptionID: &medium}, 1, float64(12)},
+			{"delete", IssueFieldCreateOrUpdateInput{FieldID: byName["Estimate"].Number.ID, Delete: &yes}, 2, nil},
+		} {
+			var m setFieldsMutation
+			err := gql.Mutate(ctx, &m, SetIssueFieldValueInput{IssueID: id.Repository.Issue.ID, IssueFields: []IssueFieldCreateOrUpdateInput{tt.item}}, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if m.SetIssueFieldValue.Issue.ID != id.Repository.Issue.ID || !strings.HasSuffix(string(m.SetIssueFieldValue.Issue.URL), "/octo-org/hello-world/issues/2") {
+				t.Errorf("%s: the payload's issue %+v", tt.name, m.SetIssueFieldValue.Issue)
+			}
+			// Read back through REST, the values list.
+			values, _, err := listValues(ctx, s.client(t, readerToken), "octo-org", "hello-world", 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got any
+			found := false
+			for _, v := range values {
+				if v.IssueFieldID == tt.field {
+					got, found = v.Value, true
+				}
+			}
+			if tt.want == nil && found || tt.want != nil && got != tt.want {
+				t.Errorf("%s: field %d is %v (there: %v) over REST, want %v", tt.name, tt.field, got, found, tt.want)
 			}
 		}
-		if tt.want == nil && found || tt.want != nil && got != tt.want {
-			t.Errorf("%s: field %d is %v (there: %v) over REST, want %v", tt.name, tt.field, got, found, tt.want)
+		// A value the field refuses: the REST refusal, naming the field.
+		var m setFieldsMutation
+		err := gql.Mutate(ctx, &m, SetIssueFieldValueInput{IssueID: id.Repository.Issue.ID, IssueFields: []IssueFieldCreateOrUpdateInput{
+			{FieldID: byName["Due date"].Date.ID, DateValue: str("the 31st of June")}}}, nil)
+		if err == nil || !strings.Contains(err.Error(), `Due date`) {
+			t.Errorf("a bad date: %v, want the refusal naming the field", err)
 		}
-	}
-	// A value the field refuses: the REST refusal, naming the field.
-	var m setFieldsMutation
-	err := gql.Mutate(ctx, &m, SetIssueFieldValueInput{IssueID: id.Repository.Issue.ID, IssueFields: []IssueFieldCreateOrUpdateInput{
-		{FieldID: byName["Due date"].Date.ID, DateValue: str("the 31st of June")}}}, nil)
-	if err == nil || !strings.Contains(err.Error(), `Due date`) {
-		t.Errorf("a bad date: %v, want the refusal naming the field", err)
-	}
+	})
 }

@@ -21,14 +21,14 @@ import (
 // does.
 const mountPrefix = "/api/v3"
 
-// Bounds on waiting for the example server. They guard against a server that
+// Bounds on waiting for a server. They guard against a server that
 // hangs; nothing in the test depends on how fast it is.
 const (
 	startBound = time.Minute
 	stopBound  = 30 * time.Second
 )
 
-// testData is the data file the test gives the example server (-data). It is
+// testData is the data file the tests give a server (-data). It is
 // the test's own, so that a change to the example's demo data does not change
 // what the test expects. Like the demo data, it has an organization with a
 // field of each data type, a public, a private and a renamed repository, a
@@ -156,7 +156,7 @@ const (
 	appWriterToken = "app-writer-token" // app installation token that writes in hello-world
 )
 
-// A server is a running example server.
+// A server is a running example server, or issuefields-postgres.
 type server struct {
 	// base is the API's base URL as go-github wants it: absolute, with the
 	// mount prefix and a trailing slash.
@@ -179,8 +179,14 @@ func startServer(t *testing.T, extra ...string) *server {
 func startServerWith(t *testing.T, data string, extra ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
-	bin := buildExample(t, dir)
+	return runServer(t, build(t, dir, "..", "./example"), dir, data, extra...)
+}
 
+// runServer runs the program bin, the example server or a command that takes
+// its flags, as startServer describes, with the data file data (none when data
+// is "") written into dir.
+func runServer(t *testing.T, bin, dir, data string, extra ...string) *server {
+	t.Helper()
 	args := []string{"-addr", "127.0.0.1:0"}
 	if data != "" {
 		file := filepath.Join(dir, "data.json")
@@ -204,7 +210,7 @@ func startServerWith(t *testing.T, data string, extra ...string) *server {
 	cmd.Stdout = stdout
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting the example server: %v", err)
+		t.Fatalf("starting %s: %v", bin, err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -223,22 +229,22 @@ func startServerWith(t *testing.T, data string, extra ...string) *server {
 		s.base = addr
 	case err := <-exited:
 		exited <- err // for stopServer
-		t.Fatalf("the example server exited before it listened: %v", err)
+		t.Fatalf("the server exited before it listened: %v", err)
 	case <-time.After(startBound):
-		t.Fatalf("the example server printed no listening line within %v", startBound)
+		t.Fatalf("the server printed no listening line within %v", startBound)
 	}
 	return s
 }
 
-// buildExample builds the example server into dir and returns the program's
-// path.
-func buildExample(t *testing.T, dir string) string {
+// build builds the package pkg of the module in the folder module, relative
+// to compat's, into dir and returns the program's path.
+func build(t *testing.T, dir, module, pkg string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "example")
-	build := exec.Command("go", "build", "-o", bin, "./example")
-	build.Dir = ".." // the core module, whose package example is
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./example: %v\n%s", err, out)
+	bin := filepath.Join(dir, filepath.Base(filepath.Join(module, pkg)))
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Dir = module
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s in %s: %v\n%s", pkg, module, err, out)
 	}
 	return bin
 }
@@ -250,22 +256,22 @@ func buildExample(t *testing.T, dir string) string {
 func stopServer(t *testing.T, cmd *exec.Cmd, exited chan error, stderr *bytes.Buffer) {
 	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		t.Errorf("sending SIGTERM to the example server: %v", err)
+		t.Errorf("sending SIGTERM to the server: %v", err)
 		_ = cmd.Process.Kill()
 	}
 	select {
 	case err := <-exited:
 		if err != nil {
-			t.Errorf("the example server did not stop cleanly on SIGTERM: %v", err)
+			t.Errorf("the server did not stop cleanly on SIGTERM: %v", err)
 		}
 	case <-time.After(stopBound):
 		_ = cmd.Process.Kill()
 		<-exited
-		t.Errorf("the example server did not stop within %v of SIGTERM", stopBound)
+		t.Errorf("the server did not stop within %v of SIGTERM", stopBound)
 	}
 	// The process has exited and its output is copied: stderr is complete.
 	if t.Failed() {
-		t.Logf("example server log:\n%s", stderr.String())
+		t.Logf("server log:\n%s", stderr.String())
 	}
 }
 
