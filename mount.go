@@ -55,6 +55,9 @@ type Call struct {
 	read    Snapshot
 	readAt  place
 	hasRead bool
+	// logged is the cause of the last failure that Explain logged, so that
+	// a route that asks about one error twice logs it once.
+	logged error
 }
 
 // mountedRoute returns the route of the API's table that serves mr: a read
@@ -164,13 +167,18 @@ func (c *Call) BadRequest(message string) error {
 // Explain returns the status and the message that the API answers err with,
 // for a route that writes its errors in a shape of its own; it logs the
 // cause of a status of 500 and over, as the handler does for an error that
-// Serve returns. A refusal that lists the invalid parts of a body (a 422)
+// Serve returns, once for the same error however often it is asked. A refusal that lists the invalid parts of a body (a 422)
 // has the message of each part after its own, joined by "; ", so that the
 // message names what is wrong; a refusal that may be retried later sets the
 // answer's Retry-After, as the API's own answer would.
 func (c *Call) Explain(err error) (status int, message string) {
 	a := answerTo(err, c.c.route)
-	c.h.logFailure(c.r, c.c.w, &a)
+	if c.logged == nil || !errors.Is(err, c.logged) {
+		c.h.logFailure(c.r, c.c.w, &a)
+		if a.status >= 500 {
+			c.logged = err
+		}
+	}
 	if a.retryAfter != "" {
 		setHeader(c.c.w, "Retry-After", a.retryAfter)
 	}
