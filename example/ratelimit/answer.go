@@ -88,12 +88,8 @@ type rateLimits struct {
 // serveRateLimit answers GET /rate_limit with the caller's budgets, as
 // GitHub does, counting nothing; its headers are those of the core budget.
 // A request with a token that the verifier refuses is answered 401, as
-// GitHub answers it.
+// GitHub answers it, with the headers of its client address's core budget.
 func (l *Limiter) serveRateLimit(w http.ResponseWriter, r *http.Request) {
-	if token, ok := bearer.Token(r); ok && token != "" && l.principal(r) == nil {
-		jsonanswer.Write(w, http.StatusUnauthorized, errorBody{Message: "Bad credentials", DocumentationURL: "https://docs.github.com/rest"})
-		return
-	}
 	var body rateLimits
 	for _, res := range []struct {
 		name string
@@ -106,6 +102,10 @@ func (l *Limiter) serveRateLimit(w http.ResponseWriter, r *http.Request) {
 		if res.name == Core {
 			setHeaders(w.Header(), b, used, reset)
 		}
+	}
+	if token, ok := bearer.Token(r); ok && token != "" && l.principal(r) == nil {
+		jsonanswer.Write(w, http.StatusUnauthorized, errorBody{Message: "Bad credentials", DocumentationURL: "https://docs.github.com/rest"})
+		return
 	}
 	body.Rate = body.Resources.Core
 	jsonanswer.Write(w, http.StatusOK, body)

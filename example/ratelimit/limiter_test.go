@@ -228,9 +228,13 @@ func TestRateLimitAnswersTheBudgetsAndSpendsNothing(t *testing.T) {
 	}
 	anon := h.get("/rate_limit", "", addr)
 	wantHeaders(t, anon, 7, 0, h.now.Add(time.Hour), "core")
-	if bad := h.get("/rate_limit", "bad-token", addr); bad.StatusCode != http.StatusUnauthorized {
+	bad := h.get("/rate_limit", "bad-token", addr)
+	if bad.StatusCode != http.StatusUnauthorized {
 		t.Errorf("GET /rate_limit with a bad token = %d, want 401", bad.StatusCode)
 	}
+	// The 401 is an answer of the API too: it carries the headers of the
+	// client address's budget, which a bad token counts against.
+	wantHeaders(t, bad, 7, 0, h.now.Add(time.Hour), "core")
 }
 
 func TestASpentGraphQLBudgetIsPassedOnMarked(t *testing.T) {
