@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
+	"github.com/issuefields/issuefields/example/issues"
 	"github.com/issuefields/issuefields/internal/ids"
 	"github.com/issuefields/issuefields/internal/jsonappend"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -204,10 +205,11 @@ func merge(current, updates []issuefields.Value, deleted []int64) []issuefields.
 
 // setState returns the change of closeIssue and reopenIssue: the issue's
 // state and its reason (closing is "completed" unless the input says
-// another), as PATCH of state makes it.
+// another), as PATCH of state makes it, for a caller that PATCH lets
+// change it (issues.MayWrite: issues=write, push access or not).
 func (e *exec) setState(state, reason string) func(issuefields.Snapshot) (issuefields.Issue, error) {
 	return func(snap issuefields.Snapshot) (issuefields.Issue, error) {
-		if err := e.call.MayWriteValues(snap.Repository); err != nil {
+		if _, err := issues.MayWrite(e.call, snap.Repository); err != nil {
 			return issuefields.Issue{}, err
 		}
 		next := snap.Issue

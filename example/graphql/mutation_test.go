@@ -91,6 +91,22 @@ func TestCloseAndReopenIssue(t *testing.T) {
 		`{"data":{"reopenIssue":{"issue":{"state":"OPEN","stateReason":"REOPENED","closedAt":null}}}}`)
 }
 
+// A token with issues=write and no push access (a triager) closes and
+// reopens an issue over GraphQL as PATCH of state lets it, and a reader is
+// refused as PATCH refuses it.
+func TestCloseIssueNeedsWhatPatchOfStateNeeds(t *testing.T) {
+	e := newEnv(t, options{})
+	const closeIssue = `mutation($input: CloseIssueInput!) { closeIssue(input: $input) { issue { number state } } }`
+	e.expect(t, noPush, closeIssue, map[string]any{"input": map[string]any{"issueId": ids.Issue(2)}},
+		`{"data":{"closeIssue":{"issue":{"number":2,"state":"CLOSED"}}}}`)
+	e.expect(t, noPush, `mutation { reopenIssue(input: {issueId: "`+ids.Issue(2)+`"}) { issue { state } } }`, nil,
+		`{"data":{"reopenIssue":{"issue":{"state":"OPEN"}}}}`)
+	got := e.query(t, reader, closeIssue, map[string]any{"input": map[string]any{"issueId": ids.Issue(2)}})
+	if !strings.HasPrefix(got, `{"data":{"closeIssue":null},"errors":[{"type":"FORBIDDEN"`) || !strings.Contains(got, "issues=write") {
+		t.Errorf("closeIssue by a reader: %s, want FORBIDDEN naming issues=write", got)
+	}
+}
+
 func TestSecondaryWriteLimit(t *testing.T) {
 	e := newEnv(t, options{limits: issuefields.WriteLimits{PerMinute: 2, PerHour: -1}})
 	item := func(text string) map[string]any {

@@ -15,7 +15,7 @@ func (s *server) create(c *issuefields.Call) error {
 	if err != nil {
 		return err
 	}
-	push, err := mayWrite(c, snap.Repository)
+	push, err := MayWrite(c, snap.Repository)
 	if err != nil {
 		return err
 	}

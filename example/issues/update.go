@@ -19,7 +19,7 @@ func (s *server) update(c *issuefields.Call) error {
 	if err != nil {
 		return err
 	}
-	push, err := mayWrite(c, snap.Repository)
+	push, err := MayWrite(c, snap.Repository)
 	if err != nil {
 		return err
 	}
