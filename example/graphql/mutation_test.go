@@ -202,4 +202,18 @@ func TestMutationAnswerReadsAsAQuery(t *testing.T) {
 	if q := e.query(t, "pr-token", `{ repository(owner: "octo-org", name: "roadmap") { issue(number: 2) { number } } }`, nil); !strings.Contains(q, `"type":"FORBIDDEN"`) {
 		t.Errorf("the query: %s", q)
 	}
+	// The repository's issues are a read too: the answer lists none of them.
+	got = e.query(t, "pr-token", `mutation($input: SetIssueFieldValueInput!) { setIssueFieldValue(input: $input) {
+	  issue { number repository { issues(first: 10) { totalCount nodes { number } } } } } }`, map[string]any{"input": map[string]any{
+		"issueId": ids.Issue(1), "issueFields": []any{map[string]any{"fieldId": ids.Field("octo-org", 4), "textValue": "by CI again"}}}})
+	if strings.Contains(got, `"number":2`) || !strings.Contains(got, `"type":"FORBIDDEN","path":["setIssueFieldValue","issue","repository","issues"]`) {
+		t.Errorf("the mutation's answer lists the issues that the token may not read: %s", got)
+	}
+	// So are its fields, which whoever reads its issues may list.
+	got = e.query(t, "pr-token", `mutation($input: SetIssueFieldValueInput!) { setIssueFieldValue(input: $input) {
+	  issue { number repository { issueFields(first: 10) { totalCount } } } } }`, map[string]any{"input": map[string]any{
+		"issueId": ids.Issue(1), "issueFields": []any{map[string]any{"fieldId": ids.Field("octo-org", 4), "textValue": "by CI once more"}}}})
+	if !strings.Contains(got, `"type":"FORBIDDEN","path":["setIssueFieldValue","issue","repository","issueFields"]`) {
+		t.Errorf("the mutation's answer lists the fields of a repository whose issues the token may not read: %s", got)
+	}
 }

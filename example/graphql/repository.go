@@ -44,8 +44,14 @@ func (e *exec) repository(f *ast.Field, snap issuefields.Snapshot) bool {
 			}
 			return e.issue(g, is)
 		case "issues":
+			if err := e.readable(snap); err != nil {
+				return e.refuse(g, err, "")
+			}
 			return e.issues(g, snap)
 		case "issueFields":
+			if err := e.readable(snap); err != nil {
+				return e.refuse(g, err, "")
+			}
 			return e.issueFields(g, repo.Owner, snap.Fields)
 		}
 		return e.null()
