@@ -187,7 +187,9 @@ func TestMutationAnswerReadsAsAQuery(t *testing.T) {
 	  "organizations": [{"login": "octo-org", "fields": [{"id": 4, "name": "Summary", "data_type": "text"}]}],
 	  "repositories": [{"owner": "octo-org", "name": "roadmap", "private": true, "issues": [{"number": 1}, {"number": 2}]}],
 	  "tokens": [{"token": "pr-token", "kind": "app_installation", "login": "ci[bot]",
-	    "repositories": {"octo-org/roadmap": {"issues": "none", "pull_requests": "write", "push": true}}}]
+	    "repositories": {"octo-org/roadmap": {"issues": "none", "pull_requests": "write", "push": true}}},
+	    {"token": "rw-token", "kind": "fine_grained_pat", "login": "octocat",
+	    "repositories": {"octo-org/roadmap": {"issues": "write", "push": true}}}]
 	}`
 	e := newEnv(t, options{data: data})
 	if a := e.send(t, http.MethodGet, "/repos/octo-org/roadmap/issues/2/issue-field-values", "pr-token", ""); a.status != http.StatusForbidden {
@@ -215,5 +217,19 @@ func TestMutationAnswerReadsAsAQuery(t *testing.T) {
 		"issueId": ids.Issue(1), "issueFields": []any{map[string]any{"fieldId": ids.Field("octo-org", 4), "textValue": "by CI once more"}}}})
 	if !strings.Contains(got, `"type":"FORBIDDEN","path":["setIssueFieldValue","issue","repository","issueFields"]`) {
 		t.Errorf("the mutation's answer lists the fields of a repository whose issues the token may not read: %s", got)
+	}
+	// Nor does the answer that another caller got for the same document,
+	// which left the issue as it was, reach it.
+	const listFields = `mutation($input: SetIssueFieldValueInput!) { setIssueFieldValue(input: $input) {
+	  issue { number repository { issueFields(first: 10) { totalCount } } } } }`
+	same := map[string]any{"input": map[string]any{
+		"issueId": ids.Issue(1), "issueFields": []any{map[string]any{"fieldId": ids.Field("octo-org", 4), "textValue": "the same"}}}}
+	for _, token := range []string{"rw-token", "rw-token"} {
+		if got := e.query(t, token, listFields, same); !strings.Contains(got, `"totalCount":1`) {
+			t.Fatalf("the mutation's answer to a token that reads the issues: %s", got)
+		}
+	}
+	if got := e.query(t, "pr-token", listFields, same); !strings.Contains(got, `"type":"FORBIDDEN"`) {
+		t.Errorf("the mutation's answer to a token that may not read the issues, after another's: %s", got)
 	}
 }

@@ -32,9 +32,11 @@ const (
 )
 
 // renderedIssue writes the issue field f of snap, from the kept answer when
-// there is one, and keeps the answer it writes when f may be kept.
+// there is one, and keeps the answer it writes when f may be kept. A
+// mutation's answer is never kept nor taken: what it reads beyond the issue
+// depends on the caller's read access (readable), which the key lacks.
 func (e *exec) renderedIssue(f *ast.Field, snap issuefields.Snapshot) bool {
-	if !e.kept.selfContained(f) {
+	if e.mutating || !e.kept.selfContained(f) {
 		return e.issueObject(f, snap)
 	}
 	key := renderKey{field: f, repo: snap.Repository, issue: snap.Issue.Key(), version: snap.Issue.Version, nfields: len(snap.Fields)}
