@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -216,8 +217,8 @@ func (e *exec) setState(state, reason string) func(issuefields.Snapshot) (issuef
 		if state == "closed" && reason == "" {
 			reason = "completed"
 		}
-		if next.State == "closed" && state == "closed" && next.StateReason == reason {
-			return next, nil
+		if was := cmp.Or(next.State, "open"); was == state && (state == "open" || next.StateReason == reason) {
+			return next, nil // as PATCH of the state the issue has changes nothing
 		}
 		next.State, next.StateReason = state, reason
 		next.ClosedAt = time.Time{}

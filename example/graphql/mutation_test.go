@@ -91,6 +91,18 @@ func TestCloseAndReopenIssue(t *testing.T) {
 		`{"data":{"reopenIssue":{"issue":{"state":"OPEN","stateReason":"REOPENED","closedAt":null}}}}`)
 }
 
+// Reopening an issue that is open changes nothing, as PATCH of state open
+// changes nothing: no state reason, the same ETag.
+func TestReopenAnOpenIssueChangesNothing(t *testing.T) {
+	e := newEnv(t, options{})
+	before := e.send(t, http.MethodGet, valuesPath, writer, "")
+	e.expect(t, writer, `mutation { reopenIssue(input: {issueId: "`+ids.Issue(1)+`"}) { issue { state stateReason } } }`, nil,
+		`{"data":{"reopenIssue":{"issue":{"state":"OPEN","stateReason":null}}}}`)
+	if after := e.send(t, http.MethodGet, valuesPath, writer, ""); after.header.Get("Etag") != before.header.Get("Etag") {
+		t.Errorf("ETag %s after reopening an open issue, want %s", after.header.Get("Etag"), before.header.Get("Etag"))
+	}
+}
+
 // A token with issues=write and no push access (a triager) closes and
 // reopens an issue over GraphQL as PATCH of state lets it, and a reader is
 // refused as PATCH refuses it.
