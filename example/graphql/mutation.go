@@ -217,10 +217,15 @@ func (e *exec) setState(state, reason string) func(issuefields.Snapshot) (issuef
 		if state == "closed" && reason == "" {
 			reason = "completed"
 		}
-		if was := cmp.Or(next.State, "open"); was == state && (state == "open" || next.StateReason == reason) {
+		was := cmp.Or(next.State, "open")
+		if was == state && (state == "open" || next.StateReason == reason) {
 			return next, nil // as PATCH of the state the issue has changes nothing
 		}
-		next.State, next.StateReason = state, reason
+		next.StateReason = reason
+		if was == state {
+			return next, nil // a closed issue's new reason: it closed when it did
+		}
+		next.State = state
 		next.ClosedAt = time.Time{}
 		if state == "closed" {
 			next.ClosedAt = time.Now().UTC().Truncate(time.Second)

@@ -103,6 +103,21 @@ func TestReopenAnOpenIssueChangesNothing(t *testing.T) {
 	}
 }
 
+// Closing a closed issue with another reason changes its reason alone, as
+// PATCH of state_reason does: it was closed when it was.
+func TestCloseAClosedIssueKeepsWhenItClosed(t *testing.T) {
+	const data = `{
+	  "organizations": [{"login": "octo-org"}],
+	  "repositories": [{"owner": "octo-org", "name": "roadmap", "issues": [
+	    {"number": 1, "state": "closed", "state_reason": "completed", "created_at": "2020-01-02T03:04:05Z"}]}],
+	  "tokens": [{"token": "rw-token", "kind": "fine_grained_pat", "login": "octocat",
+	    "repositories": {"octo-org/roadmap": {"issues": "write", "push": true}}}]
+	}`
+	e := newEnv(t, options{data: data})
+	e.expect(t, "rw-token", `mutation { closeIssue(input: {issueId: "`+ids.Issue(1)+`", stateReason: NOT_PLANNED}) { issue { stateReason closedAt } } }`, nil,
+		`{"data":{"closeIssue":{"issue":{"stateReason":"NOT_PLANNED","closedAt":"2020-01-02T03:04:05Z"}}}}`)
+}
+
 // A token with issues=write and no push access (a triager) closes and
 // reopens an issue over GraphQL as PATCH of state lets it, and a reader is
 // refused as PATCH refuses it.
