@@ -25,7 +25,8 @@ func (c *Call) ReadOnly() {
 // request, once however often it is called (LimitWrite is LimitWrites(1)),
 // and returns the 422 with Retry-After of a caller over it. A request that
 // makes several writes, as a GraphQL document with several mutations does,
-// counts each before it makes any.
+// counts each before it makes any; when the limit refuses one, those it
+// allowed before it stay spent, since a WriteLimiter gives none back.
 func (c *Call) LimitWrites(n int) error {
 	if c.c.limited {
 		return c.c.limitErr
