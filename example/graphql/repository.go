@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/issuefields/issuefields"
-	"github.com/issuefields/issuefields/internal/fieldname"
+	"github.com/issuefields/issuefields/example/issues"
 	"github.com/issuefields/issuefields/internal/ids"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -138,41 +138,30 @@ func (e *exec) issueFilter(f *ast.Field, fields []issuefields.Field) func(*issue
 }
 
 // matches reports whether values hold the value that filter, an
-// IssueFieldValueFilter, asks for: the field named as field names compare,
-// and its value equal to the one given (an option by its name, compared as
-// names are).
+// IssueFieldValueFilter, asks for, by the search's rule of a value
+// (issues.FieldValue.In): the field named as field names compare, and its
+// value equal to the one given (an option by its name, compared as names
+// are).
 func matches(filter map[string]any, fields []issuefields.Field, values []issuefields.Value) bool {
-	name, _ := filter["fieldName"].(string)
-	var field *issuefields.Field
-	for i := range fields {
-		if fieldname.Key(fields[i].Name) == fieldname.Key(name) {
-			field = &fields[i]
+	want := issues.FieldValue{}
+	want.Name, _ = filter["fieldName"].(string)
+	switch {
+	case filter["textValue"] != nil:
+		want.Value, _ = filter["textValue"].(string)
+	case filter["dateValue"] != nil:
+		want.Value, _ = filter["dateValue"].(string)
+	case filter["singleSelectOptionValue"] != nil:
+		want.Value, _ = filter["singleSelectOptionValue"].(string)
+	case filter["numberValue"] != nil:
+		n, ok := number(filter["numberValue"])
+		if !ok {
+			return false
 		}
-	}
-	if field == nil {
+		want.Value = strconv.FormatFloat(n, 'g', -1, 64)
+	default:
 		return false
 	}
-	for _, v := range values {
-		if v.FieldID != field.ID {
-			continue
-		}
-		value, options := field.Content(v)
-		switch {
-		case filter["textValue"] != nil:
-			return value == filter["textValue"]
-		case filter["dateValue"] != nil:
-			return value == filter["dateValue"]
-		case filter["numberValue"] != nil:
-			n, _ := value.(float64)
-			want, ok := number(filter["numberValue"])
-			return ok && n == want
-		case filter["singleSelectOptionValue"] != nil:
-			want, _ := filter["singleSelectOptionValue"].(string)
-			return slices.ContainsFunc(options, func(o issuefields.FieldOption) bool { return fieldname.Key(o.Name) == fieldname.Key(want) })
-		}
-		return false
-	}
-	return false
+	return want.In(fields, values)
 }
 
 // number returns v, a Float that a variable or a literal gave, as a

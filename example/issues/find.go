@@ -79,7 +79,7 @@ func (s Search) Matches(snap issuefields.Snapshot) bool {
 		return false
 	}
 	for _, want := range s.Fields {
-		if !hasValue(snap.Fields, is.Values, want) {
+		if !want.In(snap.Fields, is.Values) {
 			return false
 		}
 	}
@@ -92,12 +92,14 @@ func (s Search) Matches(snap issuefields.Snapshot) bool {
 	return true
 }
 
-// hasValue reports whether values, of an issue whose organization has
-// fields, hold want: a value of the field named want.Name that the values
-// list shows as want.Value (a text compared case-insensitively, an option
-// by its name as names are compared, each option of a multi_select value
-// given as a,b; a number as a number).
-func hasValue(fields []issuefields.Field, values []issuefields.Value, want FieldValue) bool {
+// In reports whether values, of an issue whose organization has fields,
+// hold want: a value of the field named want.Name (compared as field names
+// are) that the values list shows as want.Value (a text compared
+// case-insensitively, an option by its name as names are compared, each
+// option of a multi_select value given as a,b; a number as a number). It is
+// the one rule of a search by value, field.NAME:VALUE here and GraphQL's
+// IssueFieldValueFilter.
+func (want FieldValue) In(fields []issuefields.Field, values []issuefields.Value) bool {
 	i := slices.IndexFunc(fields, func(f issuefields.Field) bool { return fieldname.Key(f.Name) == fieldname.Key(want.Name) })
 	if i < 0 {
 		return false
